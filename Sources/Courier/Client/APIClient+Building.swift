@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension APIClient {
+    /// Builds the request head and body for `route`: encoded path and query (the route's items, then the
+    /// client's defaults), merged header fields, and the encoded body with its `Content-Type`.
+    func makeRequest(for route: some Route) throws(APIError) -> (HTTPRequest, HTTPBody?) {
+        let baseText: String
+        switch base {
+        case .success(let text): baseText = text
+        case .failure(var error):
+            error.method = route.method
+            throw error
+        }
+        let path: String
+        var headerFields: HTTPFields
+        let body: HTTPBody?
+        do {
+            path = try makePath(for: route)
+            headerFields = mergedHeaders(route.headers)
+            body = try makeBody(try route.body, headerFields: &headerFields)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            let partial = HTTPRequest(method: route.method, scheme: nil, authority: nil, path: route.path.encoded)
+            let failure = FailureContext(request: partial, baseURL: baseText, redaction: configuration.redaction)
+            throw failure.error(.encoding, phase: .building, underlying: error)
+        }
+        return (
+            HTTPRequest(method: route.method, scheme: nil, authority: nil, path: path, headerFields: headerFields), body
+        )
+    }
+
+    private func makePath(for route: some Route) throws -> String {
+        var path = route.path.encoded
+        if !path.isEmpty && !path.hasPrefix("/") { path.insert("/", at: path.startIndex) }
+        let query = try route.query
+        let defaults = configuration.defaultQuery
+        guard !query.isEmpty || !defaults.isEmpty else { return path }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        configuration.queryEncoding.serialize(query, escaping: .unreserved, into: &bytes)
+        if query.isEmpty {
+            configuration.queryEncoding.serialize(defaults, escaping: .unreserved, into: &bytes)
+        } else {
+            let remaining = defaults.parameters.filter { !query.contains($0.name) }
+            configuration.queryEncoding.serialize(Query(remaining), escaping: .unreserved, into: &bytes)
+        }
+        if bytes.isEmpty { return path }
+        return path + "?" + String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func mergedHeaders(_ own: HTTPFields) -> HTTPFields {
+        var fields = configuration.defaultHeaders
+        if own.isEmpty { return fields }
+        if fields.isEmpty { return own }
+        for name in Set(own.lazy.map(\.name)) { fields[fields: name] = own[fields: name] }
+        return fields
+    }
+
+    private func makeBody(_ body: RequestBody, headerFields: inout HTTPFields) throws -> HTTPBody? {
+        let contentType: String
+        let httpBody: HTTPBody
+        switch body.storage {
+        case .empty:
+            return nil
+        case .encodable(let value, let encoder):
+            let encoder = encoder ?? configuration.jsonEncoder
+            httpBody = HTTPBody(try encoder.encode(value))
+            contentType = encoder.contentType
+        case .form(let fields):
+            var bytes: [UInt8] = []
+            configuration.queryEncoding.serialize(fields, escaping: .form, into: &bytes)
+            httpBody = HTTPBody(bytes)
+            contentType = "application/x-www-form-urlencoded; charset=utf-8"
+        case .bytes(let data, let type):
+            httpBody = HTTPBody(data)
+            contentType = type
+        case .stream(let stream, let type):
+            httpBody = stream
+            contentType = type
+        }
+        if headerFields[.contentType] == nil { headerFields[.contentType] = contentType }
+        return httpBody
+    }
+}

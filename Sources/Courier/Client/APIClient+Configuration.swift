@@ -1,0 +1,48 @@
+public import Dispatch
+public import Foundation
+public import HTTPTypes
+
+extension APIClient {
+    /// Everything about a client besides its base URL, transport and middleware. Set it in the
+    /// initializer's closure: `APIClient(baseURL: url) { $0.defaultQuery["api_key"] = "…" }`.
+    public struct Configuration: Sendable {
+        /// Query items added after every request's own (an API key, Flickr's `format=json`); a request's
+        /// own item of the same name wins. Empty by default.
+        public var defaultQuery: Query = [:]
+        /// Header fields on every request; a request's own field of the same name wins. Empty by default.
+        public var defaultHeaders: HTTPFields = [:]
+        /// How lists and booleans are written in queries and form bodies.
+        public var queryEncoding = QueryEncoding()
+        /// The encoder for ``RequestBody/json(_:)`` bodies. Built once, used for every request.
+        public var jsonEncoder = JSONEncoder()
+        /// The decoder for success and error bodies, unless an endpoint sets its own. Set date strategies
+        /// here: `$0.jsonDecoder.dateDecodingStrategy = .iso8601`.
+        public var jsonDecoder = JSONDecoder()
+        /// The statuses that count as success, unless an endpoint says otherwise; 200–299 by default.
+        public var acceptableStatuses = AcceptableStatuses.successful
+        /// The API's error body: decoded from unacceptable responses into ``APIError/errorBody``.
+        /// `nil` (the default) keeps only a snippet of the body.
+        public var errorBody: (any (Decodable & Sendable).Type)?
+        /// The largest response body read into memory, in bytes; 10 MiB by default. A larger body fails with
+        /// ``APIError/Kind/bodyTooLarge`` before it is read in full when its length is declared.
+        public var maximumBodySize = 10 * 1024 * 1024
+        /// A time limit for each whole exchange (sending, waiting, reading the body), unless an endpoint
+        /// sets its own. `nil` (the default) leaves time limits to the transport (60 s for URLSession).
+        /// Setting one runs each request beside a timer, which costs a few microseconds.
+        public var timeout: Duration?
+        /// Which query items and header fields are secret, for errors and logs.
+        public var redaction = Redaction.default
+        /// Where completion handlers run. The main queue on Apple platforms; on Linux a serial queue of
+        /// Courier's own, because a Linux program need not run its main queue.
+        public var callbackQueue: DispatchQueue = Self.defaultCallbackQueue
+
+        /// The default configuration.
+        public init() {}
+
+        #if canImport(Darwin)
+            private static var defaultCallbackQueue: DispatchQueue { .main }
+        #else
+            private static let defaultCallbackQueue = DispatchQueue(label: "Courier.callbacks")
+        #endif
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension APIClient {
+    /// Sends `endpoint` and returns its decoded response.
+    ///
+    /// Throws ``APIError`` for every failure: building, sending, an unacceptable status (with the API's
+    /// decoded error body when there is one), an over-large body, decoding, a timeout or cancellation.
+    public func send<E: Endpoint>(_ endpoint: E) async throws(APIError) -> E.Response {
+        try await response(endpoint).value
+    }
+
+    /// Sends `endpoint` and returns its decoded value together with the response head and raw body.
+    public func response<E: Endpoint>(_ endpoint: E) async throws(APIError) -> APIResponse<E.Response> {
+        let (request, body) = try makeRequest(for: endpoint)
+        guard let timeout = endpoint.timeout ?? configuration.timeout else {
+            return try await exchange(endpoint, request: request, body: body)
+        }
+        return try await withTimeLimit(timeout, request: request) { () async throws(APIError) in
+            try await exchange(endpoint, request: request, body: body)
+        }
+    }
+
+    /// Sends the request through the middleware and transport, validates the status, collects and decodes
+    /// the body.
+    func exchange<E: Endpoint>(_ endpoint: E, request: HTTPRequest, body: HTTPBody?) async throws(APIError)
+        -> APIResponse<E.Response>
+    {
+        let (response, responseBody) = try await dispatch(request, body: body, operationID: endpoint.operationID)
+        let acceptable = endpoint.acceptableStatuses ?? configuration.acceptableStatuses
+        guard acceptable.contains(response.status) else {
+            throw await statusError(request: request, response: response, body: responseBody)
+        }
+        let data: Data
+        do {
+            data = try await BodyCollector.collect(responseBody, limit: configuration.maximumBodySize)
+        } catch {
+            throw failureContext(for: request).receiving(error, response: response)
+        }
+        do {
+            let context = ResponseContext(response: response, decoder: endpoint.decoder ?? configuration.jsonDecoder)
+            let value = try endpoint.decode(data, context: context)
+            return APIResponse(value: value, response: response, request: request, body: data)
+        } catch {
+            if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .decoding) }
+            throw failureContext(for: request).error(
+                .decoding, phase: .decoding, message: "\(E.Response.self): \(FailureContext.describe(error))",
+                underlying: error, response: response, body: data)
+        }
+    }
+
+    /// Runs the middleware chain, outermost first, and then the transport.
+    private func dispatch(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws(APIError)
+        -> (HTTPResponse, HTTPBody?)
+    {
+        let url = baseURL
+        guard !middlewares.isEmpty else {
+            do {
+                return try await transport.send(request, body: body, baseURL: url, operationID: operationID)
+            } catch {
+                throw failureContext(for: request).sending(error, fromTransport: true)
+            }
+        }
+        let transportFailed = TransportFailureFlag()
+        @Sendable func next(_ index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws
+            -> (HTTPResponse, HTTPBody?)
+        {
+            guard index < middlewares.count else {
+                do {
+                    return try await transport.send(request, body: body, baseURL: url, operationID: operationID)
+                } catch {
+                    transportFailed.set()
+                    throw error
+                }
+            }
+            return try await middlewares[index].intercept(
+                request, body: body, baseURL: url, operationID: operationID
+            ) { request, body, url in
+                try await next(index + 1, request, body, url)
+            }
+        }
+        do {
+            return try await next(0, request, body, url)
+        } catch {
+            throw failureContext(for: request).sending(error, fromTransport: transportFailed.isSet)
+        }
+    }
+
+    /// The error for an unacceptable status: the API's decoded error body when the client names its type
+    /// and it decodes, otherwise the status with a snippet of whatever came back.
+    private func statusError(request: HTTPRequest, response: HTTPResponse, body: HTTPBody?) async -> APIError {
+        let failure = failureContext(for: request)
+        let data: Data?
+        do {
+            data = try await BodyCollector.collect(body, limit: min(configuration.maximumBodySize, 1 << 20))
+        } catch {
+            if Task.isCancelled { return failure.error(.cancelled, phase: .receiving, response: response) }
+            data = nil
+        }
+        if let data, !data.isEmpty, let errorBody = decodeErrorBody(data) {
+            return failure.error(.apiError, phase: .validating, response: response, body: data, errorBody: errorBody)
+        }
+        return failure.error(.unacceptableStatus, phase: .validating, response: response, body: data)
+    }
+
+    private func decodeErrorBody(_ data: Data) -> (any Sendable)? {
+        guard let type = configuration.errorBody else { return nil }
+        return Self.decode(type, from: data, using: configuration.jsonDecoder)
+    }
+
+    private static func decode<T: Decodable & Sendable>(_ type: T.Type, from data: Data, using decoder: JSONDecoder)
+        -> (any Sendable)?
+    {
+        try? decoder.decode(type, from: data)
+    }
+
+    func failureContext(for request: HTTPRequest) -> FailureContext {
+        let baseText = (try? base.get()) ?? baseURL.absoluteString
+        return FailureContext(request: request, baseURL: baseText, redaction: configuration.redaction)
+    }
+}

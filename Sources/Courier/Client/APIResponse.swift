@@ -1,0 +1,24 @@
+public import Foundation
+public import HTTPTypes
+
+/// A decoded value together with the response it came from.
+///
+/// ```swift
+/// let response = try await client.response(GetUser(login: "octocat"))
+/// print(response.value.login, response.status.code, response.headerFields[.eTag] ?? "")
+/// ```
+public struct APIResponse<Value: Sendable>: Sendable {
+    /// The decoded body.
+    public let value: Value
+    /// The response head: status and header fields.
+    public let response: HTTPResponse
+    /// The request as Courier built it, before middleware (its path is relative to the base URL).
+    public let request: HTTPRequest
+    /// The raw body bytes the value was decoded from.
+    public let body: Data
+
+    /// The response status.
+    public var status: HTTPResponse.Status { response.status }
+    /// The response header fields.
+    public var headerFields: HTTPFields { response.headerFields }
+}

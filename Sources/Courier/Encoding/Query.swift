@@ -1,0 +1,57 @@
+/// One named query item or form field.
+public struct QueryParameter: Sendable, Hashable {
+    /// The name, unencoded.
+    public var name: String
+    /// The value, unencoded.
+    public var value: QueryValue
+
+    /// Creates a parameter.
+    public init(name: String, value: QueryValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An ordered list of query items (or form fields), unencoded.
+///
+/// Order is kept exactly as written, and a name may appear more than once.
+/// ```swift
+/// var query: Query { ["q": "swift+ios", "per_page": 20, "sort": .init(Sort.stars)] }
+/// ```
+public struct Query: Sendable, Hashable {
+    /// The parameters, in order.
+    public var parameters: [QueryParameter]
+
+    /// Creates a query from parameters, in order.
+    public init(_ parameters: [QueryParameter] = []) { self.parameters = parameters }
+
+    /// Whether there are no parameters.
+    public var isEmpty: Bool { parameters.isEmpty }
+
+    /// The value of the first parameter named `name`; setting replaces every parameter of that name
+    /// (in place of the first), and setting `nil` removes them.
+    public subscript(name: String) -> QueryValue? {
+        get { parameters.first { $0.name == name }?.value }
+        set {
+            // Parameters before the first match have other names, so its index survives the removal.
+            let first = parameters.firstIndex { $0.name == name } ?? parameters.count
+            parameters.removeAll { $0.name == name }
+            if let newValue { parameters.insert(QueryParameter(name: name, value: newValue), at: first) }
+        }
+    }
+
+    /// Appends a parameter, keeping any others of the same name.
+    public mutating func append(_ name: String, _ value: QueryValue) {
+        parameters.append(QueryParameter(name: name, value: value))
+    }
+
+    /// Whether a parameter named `name` is present.
+    public func contains(_ name: String) -> Bool { parameters.contains { $0.name == name } }
+}
+
+extension Query: ExpressibleByDictionaryLiteral {
+    /// A query from a dictionary literal; order is kept and `nil` values are left out.
+    public init(dictionaryLiteral elements: (String, QueryValue?)...) {
+        self.init(elements.compactMap { name, value in value.map { QueryParameter(name: name, value: $0) } })
+    }
+}

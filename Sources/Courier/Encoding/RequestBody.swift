@@ -1,0 +1,61 @@
+public import Foundation
+public import OpenAPIRuntime
+
+/// What a request carries: nothing, an encoded value, form fields, raw bytes or a stream.
+///
+/// ```swift
+/// var body: RequestBody { .json(NewIssue(title: title)) }
+/// var body: RequestBody { .form(["email": email, "password": password]) }
+/// ```
+public struct RequestBody: Sendable {
+    enum Storage: Sendable {
+        case empty
+        case encodable(any Encodable & Sendable, encoder: (any RequestBodyEncoder)?)
+        case form(Query)
+        case bytes(Data, contentType: String)
+        case stream(HTTPBody, contentType: String)
+    }
+
+    let storage: Storage
+
+    /// No body (the default).
+    public static let empty = RequestBody(storage: .empty)
+
+    /// `value` encoded with the client's `JSONEncoder`, sent as `application/json`.
+    public static func json(_ value: some Encodable & Sendable) -> RequestBody {
+        RequestBody(storage: .encodable(value, encoder: nil))
+    }
+
+    /// `value` encoded with `encoder`, sent with the encoder's content type.
+    public static func encoded(_ value: some Encodable & Sendable, using encoder: some RequestBodyEncoder)
+        -> RequestBody
+    {
+        RequestBody(storage: .encodable(value, encoder: encoder))
+    }
+
+    /// Form fields, sent as `application/x-www-form-urlencoded; charset=utf-8` exactly as the WHATWG URL
+    /// standard serialises them (a space becomes `+`; `+`, `&` and `=` are percent-encoded).
+    public static func form(_ fields: Query) -> RequestBody { RequestBody(storage: .form(fields)) }
+
+    /// Raw bytes with their content type.
+    public static func data(_ data: Data, contentType: String = "application/octet-stream") -> RequestBody {
+        RequestBody(storage: .bytes(data, contentType: contentType))
+    }
+
+    /// Text, UTF-8 encoded.
+    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestBody {
+        RequestBody(storage: .bytes(Data(text.utf8), contentType: contentType))
+    }
+
+    /// A streamed body, sent as it is produced. A body that can be iterated only once is not replayed
+    /// (for example by a retry).
+    public static func stream(_ body: HTTPBody, contentType: String = "application/octet-stream") -> RequestBody {
+        RequestBody(storage: .stream(body, contentType: contentType))
+    }
+
+    /// Whether this is ``empty``.
+    public var isEmpty: Bool {
+        if case .empty = storage { return true }
+        return false
+    }
+}

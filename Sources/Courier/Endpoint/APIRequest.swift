@@ -1,0 +1,72 @@
+public import Foundation
+public import HTTPTypes
+
+/// A one-off request described as a value, for calls that don't deserve their own type.
+///
+/// ```swift
+/// let user = try await client.send(APIRequest<User>.get("/users/octocat"))
+/// try await client.send(APIRequest<Void>.delete("/repos/me/old"))
+/// let token = try await client.send(APIRequest<Token>.post("/auth/local", body: .form(["email": e, "password": p])))
+/// ```
+public struct APIRequest<Response: Sendable>: Endpoint {
+    /// The method.
+    public var method: HTTPRequest.Method
+    /// The path, relative to the client's base URL.
+    public var path: RoutePath
+    /// Query items.
+    public var query: Query
+    /// Header fields.
+    public var headers: HTTPFields
+    /// The body.
+    public var body: RequestBody
+    /// Statuses that count as success; `nil` uses the client's.
+    public var acceptableStatuses: AcceptableStatuses?
+    /// A time limit; `nil` uses the client's.
+    public var timeout: Duration?
+    /// The success-body decoder; `nil` uses the client's.
+    public var decoder: (any ResponseBodyDecoder)?
+    /// The operation name handed to middleware.
+    public var operationID: String
+
+    private let decodeBody: @Sendable (Data, ResponseContext) throws -> Response
+
+    private init(
+        _ method: HTTPRequest.Method, _ path: RoutePath, query: Query, headers: HTTPFields, body: RequestBody,
+        decode: @escaping @Sendable (Data, ResponseContext) throws -> Response
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.operationID = "\(method.rawValue) \(path.encoded)"
+        self.decodeBody = decode
+    }
+
+    /// Decodes the body the way the request was created to.
+    public func decode(_ body: Data, context: ResponseContext) throws -> Response {
+        try decodeBody(body, context)
+    }
+}
+
+extension APIRequest where Response: Decodable {
+    /// A request whose success body decodes to `Response` (raw for `Data`, UTF-8 for `String`).
+    public init(
+        _ method: HTTPRequest.Method, _ path: RoutePath, query: Query = [:], headers: HTTPFields = [:],
+        body: RequestBody = .empty
+    ) {
+        self.init(method, path, query: query, headers: headers, body: body) { data, context in
+            try ResponseDecoding.decode(Response.self, from: data, using: context.decoder)
+        }
+    }
+}
+
+extension APIRequest where Response == Void {
+    /// A request whose success body is ignored.
+    public init(
+        _ method: HTTPRequest.Method, _ path: RoutePath, query: Query = [:], headers: HTTPFields = [:],
+        body: RequestBody = .empty
+    ) {
+        self.init(method, path, query: query, headers: headers, body: body) { _, _ in }
+    }
+}

@@ -1,0 +1,53 @@
+public import HTTPTypes
+
+/// The parts of one HTTP request: method, path, query, headers and body, without a response type.
+///
+/// A router enum (one enum, a case per call) conforms to `Route` and is sent with
+/// ``APIClient/send(_:as:)``; a single endpoint type usually conforms to ``Endpoint``, which adds the
+/// response type. Every requirement but ``path`` has a default.
+/// ```swift
+/// enum Shortener: Route {
+///     case shorten(longURL: String), lookup(shortURL: String)
+///     var method: HTTPRequest.Method { if case .shorten = self { .post } else { .get } }
+///     var path: RoutePath { "/url" }
+///     var query: Query { if case .lookup(let url) = self { ["shortUrl": "\(url)"] } else { [:] } }
+///     var body: RequestBody { if case .shorten(let url) = self { .json(["longUrl": url]) } else { .empty } }
+/// }
+/// let short = try await client.send(Shortener.shorten(longURL: "https://swift.org"), as: ShortURL.self)
+/// ```
+public protocol Route: Sendable {
+    /// The method; `.get` by default.
+    var method: HTTPRequest.Method { get }
+    /// The path, relative to the client's base URL. Interpolated values are encoded as path segments.
+    var path: RoutePath { get }
+    /// Query items, in order, before the client's default query items; empty by default. May throw, for
+    /// example when built with ``QueryEncoder``.
+    var query: Query { get throws }
+    /// Header fields, added over the client's default headers; empty by default.
+    var headers: HTTPFields { get }
+    /// The body; ``RequestBody/empty`` by default.
+    var body: RequestBody { get throws }
+    /// The statuses that count as success; `nil` (the default) uses the client's.
+    var acceptableStatuses: AcceptableStatuses? { get }
+    /// A time limit for the whole exchange; `nil` (the default) uses the client's.
+    var timeout: Duration? { get }
+    /// A name for this kind of request, handed to middleware and transports; the type's name by default.
+    var operationID: String { get }
+}
+
+extension Route {
+    /// `.get`.
+    public var method: HTTPRequest.Method { .get }
+    /// No query items.
+    public var query: Query { Query() }
+    /// No header fields.
+    public var headers: HTTPFields { HTTPFields() }
+    /// No body.
+    public var body: RequestBody { .empty }
+    /// The client's acceptable statuses.
+    public var acceptableStatuses: AcceptableStatuses? { nil }
+    /// The client's timeout.
+    public var timeout: Duration? { nil }
+    /// The type's name.
+    public var operationID: String { String(describing: Self.self) }
+}

@@ -1,0 +1,65 @@
+/// The path of a route, relative to the client's base URL, with every interpolated value encoded as one
+/// path segment.
+///
+/// Write it as a string literal; interpolations are percent-encoded so a `/`, `?` or `#` inside a value
+/// can never escape its segment:
+/// ```swift
+/// var path: RoutePath { "/users/\(login)/repos" }   // login "a/b c" → /users/a%2Fb%20c/repos
+/// ```
+/// The literal parts are trusted as written (a `%` in them is kept), except that characters that may not
+/// appear in a path at all (spaces, non-ASCII) are encoded.
+public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
+    /// The percent-encoded path, as it goes on the wire.
+    public let encoded: String
+
+    /// A path from text that is already percent-encoded where needed, such as a `Link` header's URL path.
+    public init(encoded: String) { self.encoded = encoded }
+
+    /// A path whose every `/`-separated segment is percent-encoded from `segments`.
+    public init(segments: [String]) {
+        encoded = segments.map { "/" + PercentEncoding.unreserved.encode($0) }.joined()
+    }
+
+    /// The encoded path.
+    public var description: String { encoded }
+}
+
+extension RoutePath: ExpressibleByStringInterpolation {
+    /// A path from a literal without interpolations.
+    public init(stringLiteral value: String) { encoded = PercentEncoding.pathLiteral.encode(value) }
+
+    /// A path from an interpolated literal.
+    public init(stringInterpolation: StringInterpolation) { encoded = stringInterpolation.encoded }
+
+    /// Builds a path: literal text stays, interpolated values become encoded segments.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var encoded: String
+
+        /// Reserves room for the literal.
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            encoded = ""
+            encoded.reserveCapacity(literalCapacity + interpolationCount * 8)
+        }
+
+        /// Appends literal text.
+        public mutating func appendLiteral(_ literal: String) {
+            encoded += PercentEncoding.pathLiteral.encode(literal)
+        }
+
+        /// Appends a value as one percent-encoded segment (`/` becomes `%2F`).
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            encoded += PercentEncoding.unreserved.encode(value.description)
+        }
+
+        /// Appends an enum case's raw value as one percent-encoded segment.
+        public mutating func appendInterpolation<T: RawRepresentable>(_ value: T)
+        where T.RawValue: CustomStringConvertible {
+            encoded += PercentEncoding.unreserved.encode(value.rawValue.description)
+        }
+
+        /// Appends text that is already encoded, as a literal: `"/files/\(raw: "a/b")"` keeps the `/`.
+        public mutating func appendInterpolation(raw value: String) {
+            encoded += PercentEncoding.pathLiteral.encode(value)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+public import HTTPTypes
+
+/// Which query items and header fields carry secrets, and how to hide them in URLs, headers and text.
+///
+/// The defaults cover API keys, tokens, passwords, signatures, `Authorization` and cookies; add your own
+/// names with ``APIClient/Configuration/redaction``:
+/// ```swift
+/// $0.redaction.queryNames.insert("session")
+/// $0.redaction.headerNames.insert(HTTPField.Name("X-Session")!)
+/// ```
+public struct Redaction: Sendable, Hashable {
+    /// Query item names whose values are secret, compared without regard to case.
+    public var queryNames: Set<String> {
+        didSet { queryNames = Set(queryNames.map { $0.lowercased() }) }
+    }
+    /// Header field names whose values are secret.
+    public var headerNames: Set<HTTPField.Name>
+
+    /// What a secret is replaced with.
+    public static let placeholder = "<redacted>"
+
+    /// Creates a redaction policy.
+    public init(queryNames: Set<String>, headerNames: Set<HTTPField.Name>) {
+        self.queryNames = Set(queryNames.map { $0.lowercased() })
+        self.headerNames = headerNames
+    }
+
+    /// API keys, tokens, passwords and signatures in queries; credentials and cookies in headers.
+    public static let `default` = Redaction(
+        queryNames: [
+            "key", "api_key", "apikey", "api-key", "access_token", "accesstoken", "token", "auth", "client_secret",
+            "password", "passwd", "secret", "signature", "sig", "sessionid", "refresh_token",
+        ],
+        headerNames: [.authorization, .proxyAuthorization, .cookie, .setCookie, xAPIKey, xAuthToken]
+    )
+
+    private static let xAPIKey = HTTPField.Name("X-API-Key") ?? .authorization
+    private static let xAuthToken = HTTPField.Name("X-Auth-Token") ?? .authorization
+
+    /// Whether a query item of this name is secret.
+    public func isSecretQueryName(_ name: some StringProtocol) -> Bool {
+        queryNames.contains(name.lowercased())
+    }
+
+    /// `url` with the value of every secret query item replaced by ``placeholder``.
+    public func redact(url: String) -> String {
+        guard let queryStart = url.firstIndex(of: "?") else { return url }
+        let fragmentStart = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
+        let query = url[url.index(after: queryStart)..<fragmentStart]
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = pair[..<equals]
+            let decodedName = name.removingPercentEncoding ?? String(name)
+            return isSecretQueryName(queryKeyBase(decodedName)) ? "\(name)=\(Self.placeholder)" : String(pair)
+        }
+        return url[...queryStart] + pairs.joined(separator: "&") + url[fragmentStart...]
+    }
+
+    /// `fields` with the value of every secret field replaced by ``placeholder``.
+    public func redact(headers fields: HTTPFields) -> HTTPFields {
+        var redacted = HTTPFields()
+        for field in fields {
+            redacted.append(
+                headerNames.contains(field.name) ? HTTPField(name: field.name, value: Self.placeholder) : field)
+        }
+        return redacted
+    }
+
+    /// The secret values carried by a request (query values, header values, the token inside
+    /// `Bearer …`, the password inside `Basic …`), in every form they may be written, longest first.
+    func secrets(inPath path: String?, headers: HTTPFields) -> [String] {
+        var found: Set<String> = []
+        if let path, let queryStart = path.firstIndex(of: "?") {
+            for pair in path[path.index(after: queryStart)...].split(separator: "&") {
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let name = pair[..<equals].removingPercentEncoding ?? String(pair[..<equals])
+                guard isSecretQueryName(queryKeyBase(name)) else { continue }
+                let value = pair[pair.index(after: equals)...]
+                found.insert(String(value))
+                if let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding {
+                    found.insert(decoded)
+                }
+            }
+        }
+        for field in headers where headerNames.contains(field.name) {
+            found.insert(field.value)
+            found.formUnion(credentials(inHeaderValue: field.value))
+        }
+        return found.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+    }
+
+    /// `text` with every one of `secrets` replaced by ``placeholder``.
+    func scrub(_ text: String, secrets: [String]) -> String {
+        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
+    }
+
+    /// The name without a trailing `[...]`, so `key[]` and `auth[token]` are judged by `key` and `auth`.
+    private func queryKeyBase(_ name: String) -> Substring {
+        name.prefix { $0 != "[" }
+    }
+
+    private func credentials(inHeaderValue value: String) -> [String] {
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return [] }
+        var result = [String(parts[1])]
+        if parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])),
+            let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
+        {
+            result.append(String(pair[pair.index(after: colon)...]))
+        }
+        for cookie in value.split(separator: ";") {
+            if let equals = cookie.firstIndex(of: "=") { result.append(String(cookie[cookie.index(after: equals)...])) }
+        }
+        return result
+    }
+}

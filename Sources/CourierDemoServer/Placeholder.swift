@@ -1,0 +1,4 @@
+import Hummingbird
+
+/// Placeholder until the demo server lands.
+public enum DemoServerPlaceholder {}
