@@ -1,2 +1,3 @@
 import ArgumentParser
+
 print("hi")

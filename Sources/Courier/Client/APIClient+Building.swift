@@ -8,7 +8,7 @@ extension APIClient {
     func makeRequest(for route: some Route) throws(APIError) -> (HTTPRequest, HTTPBody?) {
         let baseText: String
         switch base {
-        case .success(let text): baseText = text
+        case .success(let normalized): baseText = normalized.text
         case .failure(var error):
             error.method = route.method
             throw error

@@ -54,7 +54,7 @@ extension APIClient {
     private func dispatch(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws(APIError)
         -> (HTTPResponse, HTTPBody?)
     {
-        let url = baseURL
+        let url = (try? base.get().url) ?? baseURL
         guard !middlewares.isEmpty else {
             do {
                 return try await transport.send(request, body: body, baseURL: url, operationID: operationID)
@@ -116,7 +116,7 @@ extension APIClient {
     }
 
     func failureContext(for request: HTTPRequest) -> FailureContext {
-        let baseText = (try? base.get()) ?? baseURL.absoluteString
+        let baseText = (try? base.get().text) ?? baseURL.absoluteString
         return FailureContext(request: request, baseURL: baseText, redaction: configuration.redaction)
     }
 }

@@ -22,8 +22,9 @@ public struct APIClient: Sendable {
     /// Defaults and limits for every request.
     public let configuration: Configuration
 
-    /// The base URL as text without a trailing `/`, or why it can't be used.
-    let base: Result<String, APIError>
+    /// The base URL without a trailing `/` (as a URL for transports and as text for errors), or why it
+    /// can't be used.
+    let base: Result<NormalizedBase, APIError>
 
     /// Creates a client.
     /// - Parameters:
@@ -47,8 +48,8 @@ public struct APIClient: Sendable {
         self.base = Self.validate(baseURL)
     }
 
-    private static func validate(_ url: URL) -> Result<String, APIError> {
-        func invalid(_ reason: String) -> Result<String, APIError> {
+    private static func validate(_ url: URL) -> Result<NormalizedBase, APIError> {
+        func invalid(_ reason: String) -> Result<NormalizedBase, APIError> {
             let shown = Redaction.default.redact(url: url.absoluteString)
             var error = APIError(.invalidRequest, phase: .building, message: "base URL \(shown) \(reason)")
             error.url = shown
@@ -66,6 +67,13 @@ public struct APIClient: Sendable {
         }
         var text = url.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
-        return .success(text)
+        guard let trimmed = URL(string: text) else { return invalid("is not a valid URL") }
+        return .success(NormalizedBase(url: trimmed, text: text))
     }
+}
+
+/// A validated base URL without a trailing `/`: transports append request paths to it.
+struct NormalizedBase: Sendable {
+    let url: URL
+    let text: String
 }

@@ -17,7 +17,16 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
 
     /// A path whose every `/`-separated segment is percent-encoded from `segments`.
     public init(segments: [String]) {
-        encoded = segments.map { "/" + PercentEncoding.unreserved.encode($0) }.joined()
+        encoded = segments.map { "/" + Self.segment($0) }.joined()
+    }
+
+    /// `text` encoded as one segment that no client or server will take for a dot-segment.
+    static func segment(_ text: String) -> String {
+        switch text {
+        case ".": "%2E"
+        case "..": "%2E%2E"
+        default: PercentEncoding.unreserved.encode(text)
+        }
     }
 
     /// The encoded path.
@@ -46,15 +55,16 @@ extension RoutePath: ExpressibleByStringInterpolation {
             encoded += PercentEncoding.pathLiteral.encode(literal)
         }
 
-        /// Appends a value as one percent-encoded segment (`/` becomes `%2F`).
+        /// Appends a value as one percent-encoded segment (`/` becomes `%2F`; a value of `.` or `..` is
+        /// written `%2E` or `%2E%2E` so that it can't act as a dot-segment and climb the path).
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
-            encoded += PercentEncoding.unreserved.encode(value.description)
+            encoded += RoutePath.segment(value.description)
         }
 
         /// Appends an enum case's raw value as one percent-encoded segment.
         public mutating func appendInterpolation<T: RawRepresentable>(_ value: T)
         where T.RawValue: CustomStringConvertible {
-            encoded += PercentEncoding.unreserved.encode(value.rawValue.description)
+            encoded += RoutePath.segment(value.rawValue.description)
         }
 
         /// Appends text that is already encoded, as a literal: `"/files/\(raw: "a/b")"` keeps the `/`.

@@ -7,7 +7,7 @@ extension APIError: CustomStringConvertible, LocalizedError {
     /// `GET https://api.example.com/users/x?key=<redacted> failed: 404 Not Found — API error: Not Found`
     public var description: String {
         var text = "\(method?.rawValue ?? "Request") \(url ?? "<no URL>") failed"
-        if let status { text += ": \(status.code) \(status.reasonPhrase)" }
+        if let status { text += ": \(StatusText.describe(status))" }
         text += " — \(kind)"
         if let message, !message.isEmpty { text += ": \(message)" }
         if kind != .apiError && kind != .unacceptableStatus { text += " (while \(phase))" }

@@ -1,4 +1,0 @@
-import Hummingbird
-
-/// Placeholder until the demo server lands.
-public enum DemoServerPlaceholder {}

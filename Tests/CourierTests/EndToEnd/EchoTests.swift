@@ -1,0 +1,60 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+/// What goes on the wire, as the demo server's `/echo` route saw it (raw, undecoded).
+@Suite(.timeLimit(.minutes(1))) struct EchoTests {
+    struct Echo: Decodable, Sendable {
+        let method: String
+        let path: String
+        let query: String?
+        let headers: [[String]]
+        let bodyText: String?
+
+        func values(of name: String) -> [String] {
+            headers.filter { $0.first?.lowercased() == name.lowercased() }.compactMap { $0.last }
+        }
+    }
+
+    struct EchoSegment: Endpoint {
+        typealias Response = Echo
+        let segment: String
+        var path: RoutePath { "/echo/users/\(segment)/repos" }
+    }
+
+    @Test(arguments: [
+        ("a/b c", "a%2Fb%20c"), ("x?y#z", "x%3Fy%23z"), ("..", "%2E%2E"), (".", "%2E"), ("a..b", "a..b"),
+        ("é😀", "%C3%A9%F0%9F%98%80"), ("50%", "50%25"),
+    ])
+    func interpolatedPathSegmentsStayOneSegment(segment: String, wire: String) async throws {
+        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let echo = try await client.send(EchoSegment(segment: segment))
+        #expect(echo.path == "/echo/users/\(wire)/repos")
+        #expect(echo.query == nil)
+    }
+
+    @Test func defaultQueryAndHeadersGoOnEveryRequest() async throws {
+        let xClient = try #require(HTTPField.Name("X-Client"))
+        let client = APIClient(baseURL: try await TestServers.demoURL()) {
+            $0.defaultQuery = ["format": "json", "nojsoncallback": 1]
+            $0.defaultHeaders = [.accept: "application/json", xClient: "courier-tests"]
+        }
+        let first = try await client.send(APIRequest<Echo>.get("/echo/one", query: ["q": "a+b c"]))
+        let second = try await client.send(APIRequest<Echo>.post("/echo/two", body: .json(["a": 1])))
+        #expect(first.query == "q=a%2Bb%20c&format=json&nojsoncallback=1")
+        #expect(second.query == "format=json&nojsoncallback=1")
+        for echo in [first, second] {
+            #expect(echo.values(of: "X-Client") == ["courier-tests"])
+            #expect(echo.values(of: "Accept") == ["application/json"])
+        }
+        #expect(second.method == "POST")
+        #expect(second.bodyText == #"{"a":1}"#)
+    }
+
+    @Test func basePathPrefixIsKept() async throws {
+        let base = try await TestServers.demoURL().appending(path: "echo/v1/")
+        let echo = try await APIClient(baseURL: base).send(APIRequest<Echo>.get("/things/\("a b")"))
+        #expect(echo.path == "/echo/v1/things/a%20b")
+    }
+}

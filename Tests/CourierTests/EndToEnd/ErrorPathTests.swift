@@ -1,0 +1,132 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Every way a real exchange can fail, against the demo server: each ends in a clear ``APIError``.
+@Suite(.timeLimit(.minutes(1))) struct ErrorPathTests {
+    static let apiKey = "TOP-SECRET-KEY-42"
+
+    func client(_ configure: (inout APIClient.Configuration) -> Void = { _ in }) async throws -> APIClient {
+        APIClient(baseURL: try await TestServers.demoURL()) {
+            $0.defaultQuery = ["key": .string(Self.apiKey)]
+            $0.errorBody = MessageError.self
+            configure(&$0)
+        }
+    }
+
+    @Test func notFoundWithErrorBodyIsAnAPIErrorWithTheKeyRedacted() async throws {
+        let client = try await client()
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<User>.get("/status/404", query: ["body": "json"]))
+        }
+        #expect(error?.kind == .apiError)
+        #expect(error?.status == .notFound)
+        #expect(error?.errorBody(as: MessageError.self)?.message == "Not Found")
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix("GET http://127.0.0.1:"), "\(text)")
+        #expect(text.contains("/status/404?body=json&key=<redacted> failed: 404 Not Found"), "\(text)")
+        #expect(!text.contains(Self.apiKey), "the API key leaked: \(text)")
+        #expect(error?.url?.contains(Self.apiKey) == false)
+    }
+
+    @Test func serverErrorWithHTMLIsAnUnacceptableStatusWithASnippet() async throws {
+        let client = try await client()
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<User>.get("/status/500", query: ["body": "html"]))
+        }
+        #expect(error?.kind == .unacceptableStatus)
+        #expect(error?.status == .internalServerError)
+        #expect(error?.bodySnippet?.contains("<h1>500 Internal Server Error</h1>") == true)
+        #expect(error?.description.contains("body: \"<html>") == true)
+    }
+
+    @Test func errorStatusWithoutABodyStillSaysWhatHappened() async throws {
+        let client = try await client()
+        let error = await #expect(throws: APIError.self) { try await client.send(APIRequest<Void>.get("/status/503")) }
+        #expect(error?.kind == .unacceptableStatus)
+        #expect(error?.bodySnippet == nil)
+        #expect(error?.description.contains("503 Service Unavailable") == true)
+    }
+
+    @Test func noContentAndEmptyOKAreVoid() async throws {
+        let client = try await client()
+        try await client.send(APIRequest<Void>.get("/no-content"))
+        try await client.send(APIRequest<Void>.get("/empty"))
+        let response = try await client.response(APIRequest<Void>.get("/no-content"))
+        #expect(response.status == .noContent)
+    }
+
+    @Test func nonJSONSuccessIsADecodingErrorWithTheBody() async throws {
+        let client = try await client()
+        let error = await #expect(throws: APIError.self) { try await client.send(APIRequest<User>.get("/text")) }
+        #expect(error?.kind == .decoding)
+        #expect(error?.bodySnippet == "hello, world")
+        #expect(try await client.send(APIRequest<String>.get("/text")) == "hello, world")
+    }
+
+    @Test func truncatedBodyIsAClearErrorNotAHang() async throws {
+        let client = try await client { $0.timeout = .seconds(10) }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APIError.self) { try await client.send(APIRequest<Data>.get("/truncated")) }
+        #expect(error?.kind == .transport)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(error?.description.contains("/truncated") == true)
+    }
+
+    @Test func bodyOverTheLimitIsBodyTooLarge() async throws {
+        let client = try await client()  // 10 MiB limit by default
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<Data>.get("/bytes/\(20 * 1024 * 1024)"))
+        }
+        #expect(error?.kind == .bodyTooLarge)
+        #expect(error?.description.contains("10485760") == true)
+        let chunked = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<Data>.get("/bytes/\(20 * 1024 * 1024)", query: ["chunked": 1]))
+        }
+        #expect(chunked?.kind == .bodyTooLarge)
+        let small = try await client.send(APIRequest<Data>.get("/bytes/1000"))
+        #expect(small.count == 1000)
+        #expect(small.prefix(3) == Data([0, 1, 2]))
+    }
+
+    @Test func cancellingASlowRequestEndsPromptlyAsCancelled() async throws {
+        let client = try await client()
+        let task = Task { try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 10_000])) }
+        try await Task.sleep(for: .milliseconds(200))
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let error = await #expect(throws: APIError.self) { try await task.value }
+        #expect(error?.kind == .cancelled)
+        #expect(ContinuousClock.now - cancelled < .seconds(1))
+    }
+
+    @Test func clientAndEndpointTimeoutsAreTimedOut() async throws {
+        let client = try await client { $0.timeout = .milliseconds(300) }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 5_000]))
+        }
+        #expect(error?.kind == .timedOut)
+        #expect(ContinuousClock.now - started < .seconds(2))
+
+        struct Quick: Endpoint {
+            typealias Response = Data
+            var path: RoutePath { "/slow" }
+            var query: Query { ["ms": 3_000] }
+            var timeout: Duration? { .milliseconds(200) }
+        }
+        let unlimited = try await self.client()
+        let endpointError = await #expect(throws: APIError.self) { try await unlimited.send(Quick()) }
+        #expect(endpointError?.kind == .timedOut)
+        #expect(endpointError?.description.contains("timed out") == true)
+    }
+
+    @Test func completionHandlerOverRealHTTP() async throws {
+        let client = try await client()
+        let result = await withCheckedContinuation { continuation in
+            client.send(APIRequest<String>.get("/text")) { continuation.resume(returning: $0) }
+        }
+        #expect(try result.get() == "hello, world")
+    }
+}

@@ -1,0 +1,19 @@
+import CourierDemoServer
+import Foundation
+
+/// The real servers the end-to-end tests talk to, all on 127.0.0.1.
+enum TestServers {
+    /// One in-process demo server for the whole test run, started on first use on a free port.
+    private static let demo = Task { try await DemoServer.start() }
+
+    /// The demo server's base URL, starting it if needed.
+    static func demoURL() async throws -> URL { try await demo.value.baseURL }
+
+    /// httpbin under gunicorn, started by `scripts/test` (or CI) and named by `COURIER_HTTPBIN_URL`.
+    static let httpbinURL: URL? = ProcessInfo.processInfo.environment["COURIER_HTTPBIN_URL"].flatMap {
+        URL(string: $0)
+    }
+
+    /// httpbin tests run when httpbin is there, and always on CI, where a missing httpbin must fail.
+    static let httpbinAvailable = httpbinURL != nil || ProcessInfo.processInfo.environment["CI"] != nil
+}
