@@ -17,6 +17,7 @@ enum DemoRouter {
         BytesRoute.add(to: router)
         DripRoute.add(to: router)
         HeadersRoute.add(to: router)
+        GitHubUserRoutes.add(to: router)
         return router
     }
 }
