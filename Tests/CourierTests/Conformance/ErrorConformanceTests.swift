@@ -4,19 +4,22 @@ import HTTPTypes
 import Testing
 
 /// Every way a real exchange can fail, against the demo server: each ends in a clear ``APIError``.
-@Suite(.timeLimit(.minutes(1))) struct ErrorPathTests {
+@Suite(.timeLimit(.minutes(1))) struct ErrorConformanceTests {
     static let apiKey = "TOP-SECRET-KEY-42"
 
-    func client(_ configure: (inout APIClient.Configuration) -> Void = { _ in }) async throws -> APIClient {
-        APIClient(baseURL: try await TestServers.demoURL()) {
+    func client(_ transport: TransportUnderTest, _ configure: (inout APIClient.Configuration) -> Void = { _ in })
+        async throws -> APIClient
+    {
+        APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
             $0.defaultQuery = ["key": .string(Self.apiKey)]
             $0.errorBody = MessageError.self
             configure(&$0)
         }
     }
 
-    @Test func notFoundWithErrorBodyIsAnAPIErrorWithTheKeyRedacted() async throws {
-        let client = try await client()
+    @Test(arguments: TransportUnderTest.all)
+    func notFoundWithErrorBodyIsAnAPIErrorWithTheKeyRedacted(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
         let error = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<User>.get("/status/404", query: ["body": "json"]))
         }
@@ -30,8 +33,9 @@ import Testing
         #expect(error?.url?.contains(Self.apiKey) == false)
     }
 
-    @Test func serverErrorWithHTMLIsAnUnacceptableStatusWithASnippet() async throws {
-        let client = try await client()
+    @Test(arguments: TransportUnderTest.all)
+    func serverErrorWithHTMLIsAnUnacceptableStatusWithASnippet(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
         let error = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<User>.get("/status/500", query: ["body": "html"]))
         }
@@ -41,32 +45,36 @@ import Testing
         #expect(error?.description.contains("body: \"<html>") == true)
     }
 
-    @Test func errorStatusWithoutABodyStillSaysWhatHappened() async throws {
-        let client = try await client()
+    @Test(arguments: TransportUnderTest.all)
+    func errorStatusWithoutABodyStillSaysWhatHappened(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
         let error = await #expect(throws: APIError.self) { try await client.send(APIRequest<Void>.get("/status/503")) }
         #expect(error?.kind == .unacceptableStatus)
         #expect(error?.bodySnippet == nil)
         #expect(error?.description.contains("503 Service Unavailable") == true)
     }
 
-    @Test func noContentAndEmptyOKAreVoid() async throws {
-        let client = try await client()
+    @Test(arguments: TransportUnderTest.all)
+    func noContentAndEmptyOKAreVoid(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
         try await client.send(APIRequest<Void>.get("/no-content"))
         try await client.send(APIRequest<Void>.get("/empty"))
         let response = try await client.response(APIRequest<Void>.get("/no-content"))
         #expect(response.status == .noContent)
     }
 
-    @Test func nonJSONSuccessIsADecodingErrorWithTheBody() async throws {
-        let client = try await client()
+    @Test(arguments: TransportUnderTest.all)
+    func nonJSONSuccessIsADecodingErrorWithTheBody(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
         let error = await #expect(throws: APIError.self) { try await client.send(APIRequest<User>.get("/text")) }
         #expect(error?.kind == .decoding)
         #expect(error?.bodySnippet == "hello, world")
         #expect(try await client.send(APIRequest<String>.get("/text")) == "hello, world")
     }
 
-    @Test func truncatedBodyIsAClearErrorNotAHang() async throws {
-        let client = try await client { $0.timeout = .seconds(10) }
+    @Test(arguments: TransportUnderTest.all)
+    func truncatedBodyIsAClearErrorNotAHang(transport: TransportUnderTest) async throws {
+        let client = try await client(transport) { $0.timeout = .seconds(10) }
         let started = ContinuousClock.now
         let error = await #expect(throws: APIError.self) { try await client.send(APIRequest<Data>.get("/truncated")) }
         #expect(error?.kind == .transport)
@@ -74,8 +82,9 @@ import Testing
         #expect(error?.description.contains("/truncated") == true)
     }
 
-    @Test func bodyOverTheLimitIsBodyTooLarge() async throws {
-        let client = try await client()  // 10 MiB limit by default
+    @Test(arguments: TransportUnderTest.all)
+    func bodyOverTheLimitIsBodyTooLarge(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)  // 10 MiB limit by default
         let error = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<Data>.get("/bytes/\(20 * 1024 * 1024)"))
         }
@@ -90,8 +99,9 @@ import Testing
         #expect(small.prefix(3) == Data([0, 1, 2]))
     }
 
-    @Test func cancellingASlowRequestEndsPromptlyAsCancelled() async throws {
-        let client = try await client()
+    @Test(arguments: TransportUnderTest.all)
+    func cancellingASlowRequestEndsPromptlyAsCancelled(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
         let task = Task { try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 10_000])) }
         try await Task.sleep(for: .milliseconds(200))
         let cancelled = ContinuousClock.now
@@ -101,8 +111,9 @@ import Testing
         #expect(ContinuousClock.now - cancelled < .seconds(1))
     }
 
-    @Test func clientAndEndpointTimeoutsAreTimedOut() async throws {
-        let client = try await client { $0.timeout = .milliseconds(300) }
+    @Test(arguments: TransportUnderTest.all)
+    func clientAndEndpointTimeoutsAreTimedOut(transport: TransportUnderTest) async throws {
+        let client = try await client(transport) { $0.timeout = .milliseconds(300) }
         let started = ContinuousClock.now
         let error = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 5_000]))
@@ -116,14 +127,15 @@ import Testing
             var query: Query { ["ms": 3_000] }
             var timeout: Duration? { .milliseconds(200) }
         }
-        let unlimited = try await self.client()
+        let unlimited = try await self.client(transport)
         let endpointError = await #expect(throws: APIError.self) { try await unlimited.send(Quick()) }
         #expect(endpointError?.kind == .timedOut)
         #expect(endpointError?.description.contains("timed out") == true)
     }
 
-    @Test func completionHandlerOverRealHTTP() async throws {
-        let client = try await client()
+    @Test(arguments: TransportUnderTest.all)
+    func completionHandlerOverRealHTTP(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
         let result = await withCheckedContinuation { continuation in
             client.send(APIRequest<String>.get("/text")) { continuation.resume(returning: $0) }
         }

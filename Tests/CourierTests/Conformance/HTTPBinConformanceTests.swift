@@ -8,7 +8,7 @@ import Testing
     .enabled(if: TestServers.httpbinAvailable, "run scripts/test, or set COURIER_HTTPBIN_URL"),
     .timeLimit(.minutes(1))
 )
-struct HTTPBinTests {
+struct HTTPBinConformanceTests {
     /// httpbin's account of a request.
     struct Report: Decodable, Sendable {
         let args: [String: OneOrMany]
@@ -37,49 +37,56 @@ struct HTTPBinTests {
         "😀 grin", "=leading", "a=b=c", "tab\there", "quote\"'", "percent%2B",
     ]
 
-    func client() throws -> APIClient {
-        APIClient(baseURL: try #require(TestServers.httpbinURL, "COURIER_HTTPBIN_URL is not set"))
+    func client(_ transport: TransportUnderTest, _ configure: (inout APIClient.Configuration) -> Void = { _ in })
+        throws -> APIClient
+    {
+        let base = try #require(TestServers.httpbinURL, "COURIER_HTTPBIN_URL is not set")
+        return APIClient(baseURL: base, transport: transport.make(), configure: configure)
     }
 
-    @Test func trickyQueryValuesArriveIntact() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func trickyQueryValuesArriveIntact(transport: TransportUnderTest) async throws {
         var query = Query()
         for (index, value) in Self.trickyValues.enumerated() { query.append("v\(index)", .string(value)) }
         query.append("key with space & amp", "ok")
-        let report = try await client().send(APIRequest<Report>.get("/get", query: query))
+        let report = try await client(transport).send(APIRequest<Report>.get("/get", query: query))
         for (index, value) in Self.trickyValues.enumerated() {
             #expect(report.args["v\(index)"] == .one(value), "value \(value.debugDescription) changed in transit")
         }
         #expect(report.args["key with space & amp"] == .one("ok"))
     }
 
-    @Test(arguments: [
-        (QueryEncoding.ArrayEncoding.repeatedKey, "tags", OneOrMany.many(["a", "b,c"])),
-        (.brackets, "tags[]", .many(["a", "b,c"])),
-        (.commaSeparated, "tags", .one("a,b,c")),
-    ])
-    func arrayStrategiesAsHTTPBinParsesThem(arrays: QueryEncoding.ArrayEncoding, key: String, expected: OneOrMany)
-        async throws
-    {
-        let base = try #require(TestServers.httpbinURL)
-        let client = APIClient(baseURL: base) { $0.queryEncoding.arrays = arrays }
+    @Test(
+        arguments: TransportUnderTest.all,
+        [
+            (QueryEncoding.ArrayEncoding.repeatedKey, "tags", OneOrMany.many(["a", "b,c"])),
+            (.brackets, "tags[]", .many(["a", "b,c"])),
+            (.commaSeparated, "tags", .one("a,b,c")),
+        ])
+    func arrayStrategiesAsHTTPBinParsesThem(
+        transport: TransportUnderTest, strategy: (QueryEncoding.ArrayEncoding, String, OneOrMany)
+    ) async throws {
+        let (arrays, key, expected) = strategy
+        let client = try client(transport) { $0.queryEncoding.arrays = arrays }
         let report = try await client.send(APIRequest<Report>.get("/get", query: ["tags": ["a", "b,c"]]))
         #expect(report.args[key] == expected)
     }
 
-    @Test func boolsAndNestedKeys() async throws {
-        let base = try #require(TestServers.httpbinURL)
-        let client = APIClient(baseURL: base) { $0.queryEncoding.bools = .numeric }
+    @Test(arguments: TransportUnderTest.all)
+    func boolsAndNestedKeys(transport: TransportUnderTest) async throws {
+        let client = try client(transport) { $0.queryEncoding.bools = .numeric }
         let report = try await client.send(
             APIRequest<Report>.get("/get", query: ["on": true, "filter": ["lang": "swift"]]))
         #expect(report.args["on"] == .one("1"))
         #expect(report.args["filter[lang]"] == .one("swift"))
     }
 
-    @Test func formBodyFieldsArriveIntact() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func formBodyFieldsArriveIntact(transport: TransportUnderTest) async throws {
         var fields = Query()
         for (index, value) in Self.trickyValues.enumerated() { fields.append("f\(index)", .string(value)) }
         fields.append("name with space", "x")
-        let report = try await client().send(APIRequest<Report>.post("/post", body: .form(fields)))
+        let report = try await client(transport).send(APIRequest<Report>.post("/post", body: .form(fields)))
         let form = try #require(report.form)
         for (index, value) in Self.trickyValues.enumerated() {
             #expect(form["f\(index)"] == .one(value), "form value \(value.debugDescription) changed in transit")
@@ -88,9 +95,10 @@ struct HTTPBinTests {
         #expect(report.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
-    @Test func jsonBodyArrivesIntact() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func jsonBodyArrivesIntact(transport: TransportUnderTest) async throws {
         let sent = ["name": "café 😀", "plus": "a+b&c=d"]
-        let report = try await client().send(APIRequest<Report>.post("/post", body: .json(sent)))
+        let report = try await client(transport).send(APIRequest<Report>.post("/post", body: .json(sent)))
         #expect(report.json == sent.mapValues { .one($0) })
         #expect(report.headers["Content-Type"] == "application/json")
     }

@@ -4,7 +4,7 @@ import HTTPTypes
 import Testing
 
 /// What goes on the wire, as the demo server's `/echo` route saw it (raw, undecoded).
-@Suite(.timeLimit(.minutes(1))) struct EchoTests {
+@Suite(.timeLimit(.minutes(1))) struct EchoConformanceTests {
     struct Echo: Decodable, Sendable {
         let method: String
         let path: String
@@ -23,20 +23,24 @@ import Testing
         var path: RoutePath { "/echo/users/\(segment)/repos" }
     }
 
-    @Test(arguments: [
-        ("a/b c", "a%2Fb%20c"), ("x?y#z", "x%3Fy%23z"), ("..", "%2E%2E"), (".", "%2E"), ("a..b", "a..b"),
-        ("é😀", "%C3%A9%F0%9F%98%80"), ("50%", "50%25"),
-    ])
-    func interpolatedPathSegmentsStayOneSegment(segment: String, wire: String) async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+    @Test(
+        arguments: TransportUnderTest.all,
+        [
+            ("a/b c", "a%2Fb%20c"), ("x?y#z", "x%3Fy%23z"), ("..", "%2E%2E"), (".", "%2E"), ("a..b", "a..b"),
+            ("é😀", "%C3%A9%F0%9F%98%80"), ("50%", "50%25"),
+        ])
+    func interpolatedPathSegmentsStayOneSegment(transport: TransportUnderTest, segment: (String, String)) async throws {
+        let (segment, wire) = segment
+        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
         let echo = try await client.send(EchoSegment(segment: segment))
         #expect(echo.path == "/echo/users/\(wire)/repos")
         #expect(echo.query == nil)
     }
 
-    @Test func defaultQueryAndHeadersGoOnEveryRequest() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func defaultQueryAndHeadersGoOnEveryRequest(transport: TransportUnderTest) async throws {
         let xClient = try #require(HTTPField.Name("X-Client"))
-        let client = APIClient(baseURL: try await TestServers.demoURL()) {
+        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
             $0.defaultQuery = ["format": "json", "nojsoncallback": 1]
             $0.defaultHeaders = [.accept: "application/json", xClient: "courier-tests"]
         }
@@ -52,9 +56,11 @@ import Testing
         #expect(second.bodyText == #"{"a":1}"#)
     }
 
-    @Test func basePathPrefixIsKept() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func basePathPrefixIsKept(transport: TransportUnderTest) async throws {
         let base = try await TestServers.demoURL().appending(path: "echo/v1/")
-        let echo = try await APIClient(baseURL: base).send(APIRequest<Echo>.get("/things/\("a b")"))
+        let echo = try await APIClient(baseURL: base, transport: transport.make()).send(
+            APIRequest<Echo>.get("/things/\("a b")"))
         #expect(echo.path == "/echo/v1/things/a%20b")
     }
 }
