@@ -14,6 +14,7 @@ extension APIClient {
     /// Sends `endpoint` and returns its decoded value together with the response head and raw body.
     public func response<E: Endpoint>(_ endpoint: E) async throws(APIError) -> APIResponse<E.Response> {
         let (request, body) = try makeRequest(for: endpoint)
+        if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .building) }
         guard let timeout = endpoint.timeout ?? configuration.timeout else {
             return try await exchange(endpoint, request: request, body: body)
         }
@@ -41,6 +42,8 @@ extension APIClient {
         do {
             let context = ResponseContext(response: response, decoder: endpoint.decoder ?? configuration.jsonDecoder)
             let value = try endpoint.decode(data, context: context)
+            // Decoding can't be interrupted; a cancellation that arrived meanwhile still wins.
+            if Task.isCancelled { throw CancellationError() }
             return APIResponse(value: value, response: response, request: request, body: data)
         } catch {
             if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .decoding) }

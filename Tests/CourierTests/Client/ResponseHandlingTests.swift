@@ -166,3 +166,13 @@ import Testing
         #expect(error?.kind == .cancelled)
     }
 }
+
+extension ResponseHandlingTests {
+    @Test func truncatedJSONIsADecodingErrorWithASnippet() async throws {
+        let client = client([.init(.get, "/users/x", json: #"{"login":"x","id":"#)])
+        let error = await #expect(throws: APIError.self) { try await client.send(GetUser(login: "x")) }
+        #expect(error?.kind == .decoding)
+        #expect(error?.bodySnippet == #"{"login":"x","id":"#)
+        #expect(error?.description.contains("User") == true)
+    }
+}

@@ -1,0 +1,91 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Cancelling at every stage of a real exchange ends with `.cancelled`, promptly, and leaves the client
+/// (and its connection pool) able to send the next request.
+@Suite(.timeLimit(.minutes(1))) struct CancellationConformanceTests {
+    /// Is cancelled while its decoder runs. (Cancelling from inside is deterministic; sleeping in the
+    /// decoder would block one of the machine's few cooperative threads and race the canceller.)
+    struct CancelledWhileDecoding: Endpoint {
+        typealias Response = String
+        var path: RoutePath { "/text" }
+        func decode(_ body: Data, context: ResponseContext) throws -> String {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return String(decoding: body, as: UTF8.self)
+        }
+    }
+
+    func client(_ transport: TransportUnderTest) async throws -> APIClient {
+        APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
+    }
+
+    /// Starts `request`, cancels it after `delay`, and checks it ends as `.cancelled` within a second.
+    func expectCancelled<E: Endpoint>(_ request: E, after delay: Duration, on client: APIClient) async throws {
+        let task = Task { try await client.send(request) }
+        try await Task.sleep(for: delay)
+        let cancelledAt = ContinuousClock.now
+        task.cancel()
+        let error = await #expect(throws: APIError.self) { try await task.value }
+        #expect(error?.kind == .cancelled, "ended as \(String(describing: error))")
+        #expect(ContinuousClock.now - cancelledAt < .seconds(1), "cancellation took too long")
+    }
+
+    /// The client still works after a cancellation.
+    func expectFollowUpSucceeds(on client: APIClient) async throws {
+        #expect(try await client.send(APIRequest<String>.get("/text")) == "hello, world")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func beforeSending(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.send(APIRequest<String>.get("/text"))
+        }
+        let error = await #expect(throws: APIError.self) { try await task.value }
+        #expect(error?.kind == .cancelled)
+        #expect(error?.phase == .building)
+        try await expectFollowUpSucceeds(on: client)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func whileWaitingForTheHead(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
+        try await expectCancelled(
+            APIRequest<Data>.get("/slow", query: ["ms": 10_000]), after: .milliseconds(200), on: client)
+        try await expectFollowUpSucceeds(on: client)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func whileTheBodyStreams(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
+        let drip = APIRequest<Data>.get("/drip", query: ["chunks": 100, "intervalMs": 100, "size": 16])
+        try await expectCancelled(drip, after: .milliseconds(350), on: client)
+        try await expectFollowUpSucceeds(on: client)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func whileDecoding(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
+        let task = Task { try await client.send(CancelledWhileDecoding()) }
+        let error = await #expect(throws: APIError.self) { try await task.value }
+        #expect(error?.kind == .cancelled)
+        #expect(error?.phase == .decoding)
+        try await expectFollowUpSucceeds(on: client)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func manyCancelledRequestsLeaveThePoolUsable(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask { _ = try? await client.send(APIRequest<Data>.get("/slow", query: ["ms": 10_000])) }
+            }
+            try? await Task.sleep(for: .milliseconds(200))
+            group.cancelAll()
+        }
+        for _ in 0..<5 { try await expectFollowUpSucceeds(on: client) }
+    }
+}
