@@ -28,11 +28,7 @@ extension APIClient {
     func exchange<E: Endpoint>(_ endpoint: E, request: HTTPRequest, body: HTTPBody?) async throws(APIError)
         -> APIResponse<E.Response>
     {
-        let (response, responseBody) = try await dispatch(request, body: body, operationID: endpoint.operationID)
-        let acceptable = endpoint.acceptableStatuses ?? configuration.acceptableStatuses
-        guard acceptable.contains(response.status) else {
-            throw await statusError(request: request, response: response, body: responseBody)
-        }
+        let (response, responseBody) = try await acceptedHead(for: endpoint, request: request, body: body)
         let data: Data
         do {
             data = try await BodyCollector.collect(responseBody, limit: configuration.maximumBodySize)
@@ -51,6 +47,19 @@ extension APIClient {
                 .decoding, phase: .decoding, message: "\(E.Response.self): \(FailureContext.describe(error))",
                 underlying: error, response: response, body: data)
         }
+    }
+
+    /// Sends the request and returns the response head and unread body when the status is acceptable;
+    /// otherwise throws the API's error (see ``statusError(request:response:body:)``).
+    func acceptedHead(for route: some Route, request: HTTPRequest, body: HTTPBody?) async throws(APIError)
+        -> (HTTPResponse, HTTPBody?)
+    {
+        let (response, responseBody) = try await dispatch(request, body: body, operationID: route.operationID)
+        let acceptable = route.acceptableStatuses ?? configuration.acceptableStatuses
+        guard acceptable.contains(response.status) else {
+            throw await statusError(request: request, response: response, body: responseBody)
+        }
+        return (response, responseBody)
     }
 
     /// Runs the middleware chain, outermost first, and then the transport.

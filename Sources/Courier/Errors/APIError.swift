@@ -80,6 +80,8 @@ extension APIError {
         public static let decoding = Kind("decoding failed")
         /// The response body is larger than the client's limit.
         public static let bodyTooLarge = Kind("body too large")
+        /// A download's file could not be created, written or moved into place.
+        public static let fileAccess = Kind("file access failed")
     }
 
     /// The stage of a request. New phases may be added; switch with a `default`.
