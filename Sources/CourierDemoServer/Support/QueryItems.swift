@@ -34,6 +34,11 @@ struct QueryItems {
         return value
     }
 
+    /// The integer value of `name`, nil if absent; throws `BadRequest` if it is not an integer in `range`.
+    func optionalInteger(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        self[name] == nil ? nil : try integer(name, default: 0, in: range)
+    }
+
     private static func decode(_ text: Substring) -> String {
         String(text).removingPercentEncoding ?? String(text)
     }

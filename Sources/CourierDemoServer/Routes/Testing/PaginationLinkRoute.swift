@@ -1,0 +1,55 @@
+import Hummingbird
+
+/// RFC 8288 `Link` pagination: `GET /testing/pages/link?total=100&per_page=20&page=1&relative=0&repeat=0`
+/// → `{"items": [{"id": 1}, …], "page": 1}` (`total` 0...100000, `per_page` 1...1000, pages past the end
+/// have no items). Counted in `GET /testing/pages/stats`.
+///
+/// Every page links `first` and `last`, `prev` after page 1 and `next` before the last page. The target is
+/// `http://<Host>/testing/pages/link?page=P&per_page=N&total=T`, with `&relative=1` and `&repeat=1`
+/// carried over when set; `relative=1` leaves out the origin (`</testing/pages/link?page=2&…>`).
+/// The style alternates so that clients must really parse the header:
+/// - odd pages: `<next>; rel="next", <last>; rel="last", <first>; rel="first", <prev>; rel="prev"`
+/// - even pages: `<prev>; rel="prev"; title="Previous page", <next>; rel=next; title="Next page",
+///   <first>; rel=first, <last>; title="Last page"; rel="last"`
+///
+/// `repeat=1` makes page 2's `next` point at page 2 again (a client must notice and stop).
+enum PaginationLinkRoute {
+    struct Page: Encodable {
+        let items: [PageItem]
+        let page: Int
+    }
+
+    static func add(to router: Router<DemoContext>, counters: PaginationCounters) {
+        router.get("/testing/pages/link") { request, _ in
+            let query = QueryItems(request)
+            let total = try query.integer("total", default: 100, in: 0...100_000)
+            let perPage = try query.integer("per_page", default: 20, in: 1...1000)
+            let page = try query.integer("page", default: 1, in: 1...1_000_000)
+            let relative = query["relative"] == "1"
+            let repeats = query["repeat"] == "1"
+            counters.count(.link)
+            let lastPage = max(1, (total + perPage - 1) / perPage)
+            func target(_ page: Int) -> String {
+                let origin = relative ? "" : RequestOrigin.of(request)
+                let flags = (relative ? "&relative=1" : "") + (repeats ? "&repeat=1" : "")
+                return "<\(origin)/testing/pages/link?page=\(page)&per_page=\(perPage)&total=\(total)\(flags)>"
+            }
+            let next = page < lastPage ? (repeats && page == 2 ? 2 : page + 1) : nil
+            let previous = page > 1 ? min(page - 1, lastPage) : nil
+            var links: [String] = []
+            if page % 2 == 1 {
+                if let next { links.append(target(next) + #"; rel="next""#) }
+                links += [target(lastPage) + #"; rel="last""#, target(1) + #"; rel="first""#]
+                if let previous { links.append(target(previous) + #"; rel="prev""#) }
+            } else {
+                if let previous { links.append(target(previous) + #"; rel="prev"; title="Previous page""#) }
+                if let next { links.append(target(next) + #"; rel=next; title="Next page""#) }
+                links += [target(1) + "; rel=first", target(lastPage) + #"; title="Last page"; rel="last""#]
+            }
+            var response = try DemoResponses.json(
+                Page(items: PageItem.slice(offset: (page - 1) * perPage, count: perPage, total: total), page: page))
+            response.headers[.link] = links.joined(separator: ", ")
+            return response
+        }
+    }
+}
