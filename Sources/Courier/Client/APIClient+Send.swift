@@ -54,35 +54,43 @@ extension APIClient {
     func acceptedHead(for route: some Route, request: HTTPRequest, body: HTTPBody?) async throws(APIError)
         -> (HTTPResponse, HTTPBody?)
     {
-        let (response, responseBody) = try await dispatch(request, body: body, operationID: route.operationID)
+        let (response, responseBody, attempts) = try await dispatch(
+            request, body: body, operationID: route.operationID)
         let acceptable = route.acceptableStatuses ?? configuration.acceptableStatuses
         guard acceptable.contains(response.status) else {
-            throw await statusError(request: request, response: response, body: responseBody)
+            var error = await statusError(request: request, response: response, body: responseBody)
+            if attempts > 1 { error.attempts = attempts }
+            throw error
         }
         return (response, responseBody)
     }
 
-    /// Runs the middleware chain, outermost first, and then the transport.
+    /// Runs the middleware chain, outermost first, and then the transport. Also returns how many attempts
+    /// a retry middleware made (0 when none counted).
     private func dispatch(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws(APIError)
-        -> (HTTPResponse, HTTPBody?)
+        -> (HTTPResponse, HTTPBody?, Int)
     {
         let url = (try? base.get().url) ?? baseURL
         guard !middlewares.isEmpty else {
             do {
-                return try await transport.send(request, body: body, baseURL: url, operationID: operationID)
+                let (response, body) = try await transport.send(
+                    request, body: body, baseURL: url, operationID: operationID)
+                return (response, body, 0)
             } catch {
                 throw failureContext(for: request).sending(error, fromTransport: true)
             }
         }
-        let transportFailed = TransportFailureFlag()
+        let record = ExchangeRecord()
         @Sendable func next(_ index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws
             -> (HTTPResponse, HTTPBody?)
         {
             guard index < middlewares.count else {
                 do {
-                    return try await transport.send(request, body: body, baseURL: url, operationID: operationID)
+                    let result = try await transport.send(request, body: body, baseURL: url, operationID: operationID)
+                    record.noteTransportSuccess()
+                    return result
                 } catch {
-                    transportFailed.set()
+                    record.noteTransportFailure()
                     throw error
                 }
             }
@@ -93,9 +101,14 @@ extension APIClient {
             }
         }
         do {
-            return try await next(0, request, body, url)
+            let (response, responseBody) = try await ExchangeRecord.$current.withValue(record) {
+                try await next(0, request, body, url)
+            }
+            return (response, responseBody, record.attempts)
         } catch {
-            throw failureContext(for: request).sending(error, fromTransport: transportFailed.isSet)
+            var failure = failureContext(for: request).sending(error, fromTransport: record.didTransportFail)
+            if record.attempts > 1 { failure.attempts = record.attempts }
+            throw failure
         }
     }
 

@@ -11,6 +11,7 @@ extension APIError: CustomStringConvertible, LocalizedError {
         text += " — \(kind)"
         if let message, !message.isEmpty { text += ": \(message)" }
         if kind != .apiError && kind != .unacceptableStatus { text += " (while \(phase))" }
+        if let attempts, attempts > 1 { text += " after \(attempts) attempts" }
         if let bodySnippet, !bodySnippet.isEmpty, kind != .apiError {
             text += "; body: \"\(bodySnippet)\""
         }

@@ -34,6 +34,8 @@ public struct APIError: Error, Sendable {
     public var message: String?
     /// The error that caused this one, if any (a `DecodingError`, a transport error, …).
     public var underlyingError: (any Error)?
+    /// How many times the request was sent, when a retry middleware sent it more than once.
+    public var attempts: Int?
 
     /// The most characters of a response body kept in ``bodySnippet``.
     public static let snippetLimit = 512
@@ -80,6 +82,8 @@ extension APIError {
         public static let decoding = Kind("decoding failed")
         /// The response body is larger than the client's limit.
         public static let bodyTooLarge = Kind("body too large")
+        /// Credentials could not be obtained: a token refresh failed or was refused by the refresh limit.
+        public static let authenticationFailed = Kind("authentication failed")
         /// A download's file could not be created, written or moved into place.
         public static let fileAccess = Kind("file access failed")
     }

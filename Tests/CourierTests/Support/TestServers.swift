@@ -17,3 +17,18 @@ enum TestServers {
     /// httpbin tests run when httpbin is there, and always on CI, where a missing httpbin must fail.
     static let httpbinAvailable = httpbinURL != nil || ProcessInfo.processInfo.environment["CI"] != nil
 }
+
+extension TestServers {
+    /// Runs `body` against a demo server of its own, for tests that read the server's counters.
+    static func withFreshDemoServer<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let server = try await DemoServer.start()
+        do {
+            let result = try await body(server.baseURL)
+            await server.shutdown()
+            return result
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Courier
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Testing

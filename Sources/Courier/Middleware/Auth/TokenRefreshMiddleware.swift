@@ -1,0 +1,36 @@
+public import Foundation
+public import HTTPTypes
+public import OpenAPIRuntime
+
+/// Sends the ``TokenStore``'s token as `Authorization: Bearer …`; on a `401`, refreshes it (once for all
+/// requests that failed together) and replays the request a single time with the new token.
+///
+/// A request is never replayed with the credential it already failed with, a replay that gets `401` again
+/// is returned as it is (no loop), and a request whose body can be read only once is not replayed.
+public struct TokenRefreshMiddleware: ClientMiddleware {
+    /// Where the token comes from.
+    public let store: TokenStore
+
+    /// Adds the token, and refreshes and replays once on `401`.
+    public func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let token = try await store.validToken()
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token.value)"
+        let (response, responseBody) = try await next(request, body, baseURL)
+        guard response.status == .unauthorized, body?.iterationBehavior != .single else {
+            return (response, responseBody)
+        }
+        let fresh = try await store.refresh(replacing: token)
+        guard fresh != token else { return (response, responseBody) }
+        request.headerFields[.authorization] = "Bearer \(fresh.value)"
+        return try await next(request, body, baseURL)
+    }
+}
+
+extension ClientMiddleware where Self == TokenRefreshMiddleware {
+    /// Bearer authentication with a token that `store` refreshes when it expires or is rejected.
+    public static func bearerToken(store: TokenStore) -> Self { TokenRefreshMiddleware(store: store) }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Holds the current access token and refreshes it: shortly before it expires, and when the server answers
+/// `401` — **once**, however many requests failed together (single flight).
+///
+/// ```swift
+/// let tokens = TokenStore(token: saved) { expired in
+///     // Use a client WITHOUT the auth middleware, so the refresh never waits on itself.
+///     let fresh = try await authClient.send(Refresh(refreshToken: expired?.refreshToken ?? ""))
+///     return AuthToken(value: fresh.token, expiresAt: .now + fresh.expiresIn, refreshToken: fresh.refreshToken)
+/// }
+/// let client = APIClient(baseURL: url, middlewares: [.bearerToken(store: tokens)])
+/// ```
+/// A refresh that fails is not retried for the same token: every request waiting on it, and every later
+/// one holding that token, fails with ``APIError/Kind/authenticationFailed`` until ``set(_:)`` installs a
+/// token or a later refresh succeeds. At most `maximumRefreshes` refreshes happen per `window`, so a server
+/// that rejects every token can't cause a refresh storm.
+public actor TokenStore {
+    /// Obtains a new token; receives the token being replaced (`nil` when there is none yet).
+    public typealias Refresh = @Sendable (_ replacing: AuthToken?) async throws -> AuthToken
+
+    private var token: AuthToken?
+    private let refreshToken: Refresh
+    private let expiryLeeway: Duration
+    private let maximumRefreshes: Int
+    private let window: Duration
+    private var inFlight: Task<AuthToken, any Error>?
+    private var failure: (replacing: AuthToken?, error: any Error)?
+    private var refreshTimes: [ContinuousClock.Instant] = []
+
+    /// Creates a store.
+    /// - Parameters:
+    ///   - token: the token to start with, if any; without one the first request refreshes.
+    ///   - expiryLeeway: how long before `expiresAt` a token is refreshed proactively; 30 s by default.
+    ///   - maximumRefreshes: how many refreshes `window` may hold; 5 by default.
+    ///   - window: the window for `maximumRefreshes`; one minute by default.
+    ///   - refresh: obtains a new token.
+    public init(
+        token: AuthToken? = nil, expiryLeeway: Duration = .seconds(30), maximumRefreshes: Int = 5,
+        per window: Duration = .seconds(60), refresh: @escaping Refresh
+    ) {
+        self.token = token
+        self.expiryLeeway = expiryLeeway
+        self.maximumRefreshes = maximumRefreshes
+        self.window = window
+        self.refreshToken = refresh
+    }
+
+    /// The token requests are sent with now.
+    public var currentToken: AuthToken? { token }
+
+    /// Installs a token (after a login, say) and forgets any failed refresh.
+    public func set(_ token: AuthToken?) {
+        self.token = token
+        failure = nil
+    }
+
+    /// The current token if it is not about to expire, otherwise a refreshed one.
+    public func validToken() async throws -> AuthToken {
+        if let token, !isExpiring(token) { return token }
+        return try await refresh(replacing: token)
+    }
+
+    /// A token newer than `stale`: the current one if someone already replaced `stale`, the result of the
+    /// refresh under way if there is one, otherwise the result of a new refresh.
+    public func refresh(replacing stale: AuthToken?) async throws -> AuthToken {
+        if let token, token != stale, !isExpiring(token) { return token }
+        if let inFlight { return try await inFlight.value }
+        if let failure, failure.replacing == stale { throw failure.error }
+        try checkRefreshLimit()
+        // Everyone waiting on this task, not only its creator, gets the same outcome.
+        let task = Task { [refreshToken] in
+            do {
+                return try await refreshToken(stale)
+            } catch {
+                throw APIError(
+                    .authenticationFailed, phase: .sending, message: "token refresh failed: \(error)",
+                    underlyingError: error)
+            }
+        }
+        inFlight = task
+        defer { inFlight = nil }
+        do {
+            let fresh = try await task.value
+            token = fresh
+            failure = nil
+            return fresh
+        } catch {
+            failure = (stale, error)
+            throw error
+        }
+    }
+
+    private func isExpiring(_ token: AuthToken) -> Bool {
+        guard let expiresAt = token.expiresAt else { return false }
+        let leeway = Double(expiryLeeway.components.seconds) + Double(expiryLeeway.components.attoseconds) / 1e18
+        return expiresAt.timeIntervalSinceNow <= leeway
+    }
+
+    private func checkRefreshLimit() throws {
+        let now = ContinuousClock.now
+        refreshTimes.removeAll { now - $0 >= window }
+        guard refreshTimes.count < maximumRefreshes else {
+            throw APIError(
+                .authenticationFailed, phase: .sending,
+                message: "refused to refresh the token: \(maximumRefreshes) refreshes already within \(window)")
+        }
+        refreshTimes.append(now)
+    }
+}

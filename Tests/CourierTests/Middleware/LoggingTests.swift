@@ -1,0 +1,83 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Logging
+import Testing
+
+/// What the logging middleware writes, captured in memory: everything useful, no secret.
+@Suite(.timeLimit(.minutes(1))) struct LoggingTests {
+    static let bearer = "BEARER-SECRET-7f3a"
+    static let password = "PASSWORD-SECRET-91"
+    static let cookie = "COOKIE-SECRET-55c"
+    static let apiKey = "APIKEY-SECRET-0d2"
+
+    /// Logging sees the credentials when it runs after (inside) the middleware that adds them.
+    @Test func secretsNeverAppearInLogsOrCURL() async throws {
+        let (logger, store) = RecordingLogHandler.logger()
+        let base = try await TestServers.demoURL()
+        let client = APIClient(
+            baseURL: base,
+            middlewares: [
+                .apiKey(Self.apiKey, queryItem: "api_key"), .bearerToken(Self.bearer), .logging(logger, cURL: true),
+            ]
+        ) { $0.defaultHeaders[.cookie] = "session=\(Self.cookie)" }
+        let form: Query = ["email": "ada@example.com", "password": .string(Self.password)]
+        _ = try await client.send(APIRequest<Data>.post("/echo/login", body: .form(form)))
+        _ = try? await client.send(APIRequest<Data>.get("/status/404"))
+
+        let basic = APIClient(
+            baseURL: base,
+            middlewares: [.basicAuth(username: "ada", password: Self.password), .logging(logger, cURL: true)])
+        _ = try await basic.send(APIRequest<Data>.get("/echo/basic"))
+
+        let text = store.text
+        for secret in [Self.bearer, Self.password, Self.cookie, Self.apiKey] {
+            #expect(!text.contains(secret), "\(secret) leaked into the logs:\n\(text)")
+        }
+        #expect(text.contains("→ POST \(base.absoluteString)/echo/login?api_key=<redacted>"))
+        #expect(text.contains("← 200 OK POST"))
+        #expect(text.contains("curl -X POST"))
+        #expect(text.contains("password=<redacted>"))
+        #expect(text.contains("email=ada%40example.com"))
+        #expect(text.contains("'Authorization: <redacted>'"))
+        let notFound = try #require(store.all.first { $0.message.contains("404 Not Found") })
+        #expect(notFound.level == .warning)
+        #expect(Set(store.all.compactMap { $0.metadata["request-id"].map { "\($0)" } }).count == 3)
+    }
+
+    @Test func failuresAreLoggedAtTheChosenLevelAndScrubbed() async throws {
+        let (logger, store) = RecordingLogHandler.logger()
+        let base = try #require(URL(string: "http://127.0.0.1:1"))
+        let client = APIClient(
+            baseURL: base, middlewares: [.logging(logger, failureLevel: .info), .apiKey(Self.apiKey, queryItem: "key")])
+        await #expect(throws: APIError.self) { try await client.send(APIRequest<Void>.get("/x")) }
+        let failure = try #require(store.all.first { $0.message.hasPrefix("✗") })
+        #expect(failure.level == .info)
+        #expect(!store.text.contains(Self.apiKey))
+    }
+
+    @Test func nothingIsFormattedWhenTheLoggerIsQuiet() async throws {
+        let (logger, store) = RecordingLogHandler.logger(level: .error)
+        let client = APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.logging(logger)])
+        _ = try await client.send(APIRequest<String>.get("/text"))
+        #expect(store.all.isEmpty)
+    }
+
+    @Test func cURLRenderingOnItsOwn() async throws {
+        let client = APIClient(baseURL: exampleBaseURL) {
+            $0.defaultQuery = ["key": .string(Self.apiKey)]
+            $0.defaultHeaders[.authorization] = "Bearer \(Self.bearer)"
+        }
+        struct Login: Encodable, Sendable {
+            let user: String
+            let password: String
+        }
+        let curl = try await client.cURLDescription(
+            for: APIRequest<Void>.post("/it's", body: .json(Login(user: "ada", password: Self.password))))
+        #expect(curl.hasPrefix("curl -X POST 'https://api.example.com/v1/it'\\''s?key=<redacted>'"))
+        #expect(curl.contains("'Authorization: <redacted>'"))
+        #expect(curl.contains(#""password":"<redacted>""#))
+        #expect(curl.contains(#""user":"ada""#))
+        for secret in [Self.bearer, Self.password, Self.apiKey] { #expect(!curl.contains(secret)) }
+    }
+}
