@@ -1,0 +1,40 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Logging
+
+/// The README's middleware examples, compiled. `ReadmeExampleTests` checks README.md shows them verbatim.
+enum ReadmeMiddlewareExamples {
+    struct Grant: Decodable, Sendable {
+        let token: String
+        let expiresIn: Double
+    }
+
+    // BEGIN README: middleware
+    static func makeClient(baseURL: URL, email: String, password: String, logger: Logger) -> APIClient {
+        // The refresh runs on a client WITHOUT the token middleware, so it never waits on itself.
+        let auth = APIClient(baseURL: baseURL)
+        let tokens = TokenStore { _ in
+            let login = APIRequest<Grant>.post(
+                "/auth/local", body: .form(["email": .string(email), "password": .string(password)]))
+            let grant = try await auth.send(login)
+            return AuthToken(value: grant.token, expiresAt: Date().addingTimeInterval(grant.expiresIn))
+        }
+        return APIClient(
+            baseURL: baseURL,
+            middlewares: [
+                .logging(logger, cURL: true),  // outermost: one entry per call, retries included
+                .retry(.exponentialBackoff(maxAttempts: 4)),  // 408/429/5xx and network errors
+                .throttle(maxConcurrent: 4, perSecond: 10),  // every attempt waits its turn
+                .bearerToken(store: tokens),  // innermost: every attempt carries the current token
+            ]
+        ) { $0.timeout = .seconds(30) }
+    }
+    // END README: middleware
+
+    // BEGIN README: fixed credentials
+    static let keyed = APIClient(baseURL: URL(filePath: "/"), middlewares: [.apiKey("k", queryItem: "api_key")])
+    static let basic = APIClient(
+        baseURL: URL(filePath: "/"), middlewares: [.basicAuth(username: "ada", password: "s3cret")])
+    // END README: fixed credentials
+}
