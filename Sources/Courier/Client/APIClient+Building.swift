@@ -34,21 +34,34 @@ extension APIClient {
 
     private func makePath(for route: some Route) throws -> String {
         var path = route.path.encoded
-        if !path.isEmpty && !path.hasPrefix("/") { path.insert("/", at: path.startIndex) }
+        if !path.isEmpty && !path.hasPrefix("/") && !path.hasPrefix("?") { path.insert("/", at: path.startIndex) }
         let query = try route.query
         let defaults = configuration.defaultQuery
         guard !query.isEmpty || !defaults.isEmpty else { return path }
+        // A path may carry a query of its own (a followed link); its names also win over the defaults.
+        let literalQuery = path.firstIndex(of: "?").map { path[path.index(after: $0)...] }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
         configuration.queryEncoding.serialize(query, escaping: .unreserved, into: &bytes)
-        if query.isEmpty {
+        if query.isEmpty && literalQuery == nil {
             configuration.queryEncoding.serialize(defaults, escaping: .unreserved, into: &bytes)
         } else {
-            let remaining = defaults.parameters.filter { !query.contains($0.name) }
+            let taken = Set(query.parameters.map(\.name)).union(literalQuery.map(Self.names(in:)) ?? [])
+            let remaining = defaults.parameters.filter { !taken.contains($0.name) }
             configuration.queryEncoding.serialize(Query(remaining), escaping: .unreserved, into: &bytes)
         }
         if bytes.isEmpty { return path }
-        return path + "?" + String(decoding: bytes, as: UTF8.self)
+        let joiner = literalQuery == nil ? "?" : (literalQuery?.isEmpty == true ? "" : "&")
+        return path + joiner + String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The decoded names of an encoded query, such as `a%5B%5D` → `a[]`.
+    private static func names(in query: Substring) -> Set<String> {
+        Set(
+            query.split(separator: "&").map { pair in
+                let name = pair.prefix { $0 != "=" }
+                return name.removingPercentEncoding ?? String(name)
+            })
     }
 
     private func mergedHeaders(_ own: HTTPFields) -> HTTPFields {

@@ -16,7 +16,6 @@ extension APIClient {
         if let body, body.iterationBehavior == .multiple {
             bytes = try? await Data(collecting: body, upTo: 1 << 20)
         }
-        let base = (try? self.base.get().url) ?? baseURL
-        return request.cURLDescription(baseURL: base, body: bytes, redaction: configuration.redaction)
+        return request.cURLDescription(baseURL: resolvedBaseURL, body: bytes, redaction: configuration.redaction)
     }
 }

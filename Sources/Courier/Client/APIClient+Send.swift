@@ -40,7 +40,7 @@ extension APIClient {
             let value = try endpoint.decode(data, context: context)
             // Decoding can't be interrupted; a cancellation that arrived meanwhile still wins.
             if Task.isCancelled { throw CancellationError() }
-            return APIResponse(value: value, response: response, request: request, body: data)
+            return APIResponse(value: value, response: response, request: request, body: data, baseURL: resolvedBaseURL)
         } catch {
             if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .decoding) }
             throw failureContext(for: request).error(
@@ -70,7 +70,7 @@ extension APIClient {
     private func dispatch(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws(APIError)
         -> (HTTPResponse, HTTPBody?, Int)
     {
-        let url = (try? base.get().url) ?? baseURL
+        let url = resolvedBaseURL
         guard !middlewares.isEmpty else {
             do {
                 let (response, body) = try await transport.send(

@@ -72,6 +72,11 @@ public struct APIClient: Sendable {
     }
 }
 
+extension APIClient {
+    /// The base URL without a trailing `/` (as given when it is invalid; requests then fail before sending).
+    var resolvedBaseURL: URL { (try? base.get().url) ?? baseURL }
+}
+
 /// A validated base URL without a trailing `/`: transports append request paths to it.
 struct NormalizedBase: Sendable {
     let url: URL

@@ -14,8 +14,13 @@ public struct APIResponse<Value: Sendable>: Sendable {
     public let response: HTTPResponse
     /// The request as Courier built it, before middleware (its path is relative to the base URL).
     public let request: HTTPRequest
-    /// The raw body bytes the value was decoded from.
+    /// The raw body bytes the value was decoded from (empty for downloads).
     public let body: Data
+    /// The client's base URL, without a trailing `/`.
+    let baseURL: URL
+
+    /// The full URL the request was sent to (unredacted: it may hold an API key).
+    public var url: URL? { URL(string: baseURL.absoluteString + (request.path ?? "")) }
 
     /// The response status.
     public var status: HTTPResponse.Status { response.status }

@@ -62,7 +62,8 @@ extension APIClient {
             file.discard()
             throw failure.receiving(error, response: response)
         }
-        return APIResponse(value: destination, response: response, request: request, body: Data())
+        return APIResponse(
+            value: destination, response: response, request: request, body: Data(), baseURL: resolvedBaseURL)
     }
 }
 

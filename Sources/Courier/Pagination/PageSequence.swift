@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+
+/// The pages of a ``PaginatedEndpoint``, fetched lazily: one request per page, only when asked.
+///
+/// Ends after the last page, when a next page repeats one already fetched, or after `maxPages`.
+/// Cancelling the iterating task ends it with ``APIError/Kind/cancelled``.
+public struct PageSequence<Base: PaginatedEndpoint>: AsyncSequence, Sendable {
+    public typealias Element = APIResponse<Base.Response>
+    public typealias Failure = APIError
+
+    let client: APIClient
+    let first: Base
+    let maxPages: Int
+
+    /// Makes an iterator that starts at the first page.
+    public func makeAsyncIterator() -> Iterator { Iterator(client: client, first: first, maxPages: maxPages) }
+
+    /// Fetches one page per call to `next()`.
+    public struct Iterator: AsyncIteratorProtocol {
+        let client: APIClient
+        /// What to fetch next; `nil` once the sequence has ended.
+        var next: NextPage<Base>?
+        /// The endpoint value behind the latest page: it decides the page after (a followed link keeps it).
+        var current: Base
+        var remaining: Int
+        /// Method and path of every page fetched, to stop when a next page repeats one.
+        var fetched: Set<String> = []
+
+        init(client: APIClient, first: Base, maxPages: Int) {
+            self.client = client
+            self.next = .endpoint(first)
+            self.current = first
+            self.remaining = maxPages
+        }
+
+        /// The next page, or `nil` when there is none.
+        public mutating func next() async throws(APIError) -> Element? {
+            guard remaining > 0, let target = next?.target else { return nil }
+            next = nil
+            remaining -= 1
+            let page: Element
+            switch target {
+            case .endpoint(let endpoint):
+                guard try firstVisit(endpoint) else { return nil }
+                page = try await client.response(endpoint)
+                current = endpoint
+            case .link(let url):
+                let linked = try LinkedPage(base: current, following: url, under: client.resolvedBaseURL)
+                guard try firstVisit(linked) else { return nil }
+                page = try await client.response(linked)
+            }
+            next = current.nextPage(after: page)
+            return page
+        }
+
+        /// Whether `endpoint`'s request was not sent before; records it.
+        private mutating func firstVisit(_ endpoint: some Endpoint) throws(APIError) -> Bool {
+            let (request, _) = try client.makeRequest(for: endpoint)
+            return fetched.insert("\(request.method.rawValue) \(request.path ?? "")").inserted
+        }
+    }
+}
