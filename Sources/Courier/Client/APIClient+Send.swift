@@ -36,13 +36,20 @@ extension APIClient {
             throw failureContext(for: request).receiving(error, response: response)
         }
         do {
-            let context = ResponseContext(response: response, decoder: endpoint.decoder ?? configuration.jsonDecoder)
+            let context = ResponseContext(
+                response: response, decoder: endpoint.decoder ?? configuration.jsonDecoder,
+                envelope: endpoint.envelope ?? configuration.envelope)
             let value = try endpoint.decode(data, context: context)
             // Decoding can't be interrupted; a cancellation that arrived meanwhile still wins.
             if Task.isCancelled { throw CancellationError() }
             return APIResponse(value: value, response: response, request: request, body: data, baseURL: resolvedBaseURL)
         } catch {
             if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .decoding) }
+            if let failure = error as? EnvelopeFailure {
+                throw failureContext(for: request).error(
+                    .logicalError, phase: .decoding, message: failure.description, underlying: failure,
+                    response: response, body: data, errorBody: failure.error)
+            }
             throw failureContext(for: request).error(
                 .decoding, phase: .decoding, message: "\(E.Response.self): \(FailureContext.describe(error))",
                 underlying: error, response: response, body: data)

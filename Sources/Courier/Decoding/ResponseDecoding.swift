@@ -2,10 +2,8 @@ import Foundation
 
 /// The decoding rules shared by endpoints, one-off requests and routes.
 enum ResponseDecoding {
-    /// Raw bytes for `Data`, UTF-8 text for `String`, otherwise `decoder`.
-    static func decode<T: Decodable>(_ type: T.Type, from body: Data, using decoder: any ResponseBodyDecoder) throws
-        -> T
-    {
+    /// Raw bytes for `Data`, UTF-8 text for `String`, otherwise the context's envelope (if any) and decoder.
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data, context: ResponseContext) throws -> T {
         if T.self == Data.self, let data = body as? T { return data }
         if T.self == String.self {
             guard let text = String(data: body, encoding: .utf8), let value = text as? T else {
@@ -18,6 +16,7 @@ enum ResponseDecoding {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The body is empty, but a \(T.self) was expected."))
         }
-        return try decoder.decode(T.self, from: body)
+        if let envelope = context.envelope { return try envelope.unwrap(T.self, from: body, using: context.decoder) }
+        return try context.decoder.decode(T.self, from: body)
     }
 }

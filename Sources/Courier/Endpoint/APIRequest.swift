@@ -25,6 +25,8 @@ public struct APIRequest<Response: Sendable>: Endpoint {
     public var timeout: Duration?
     /// The success-body decoder; `nil` uses the client's.
     public var decoder: (any ResponseBodyDecoder)?
+    /// The success-body envelope; `nil` uses the client's.
+    public var envelope: (any ResponseEnvelope)?
     /// The operation name handed to middleware.
     public var operationID: String
 
@@ -56,7 +58,7 @@ extension APIRequest where Response: Decodable {
         body: RequestBody = .empty
     ) {
         self.init(method, path, query: query, headers: headers, body: body) { data, context in
-            try ResponseDecoding.decode(Response.self, from: data, using: context.decoder)
+            try ResponseDecoding.decode(Response.self, from: data, context: context)
         }
     }
 }

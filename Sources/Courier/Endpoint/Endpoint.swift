@@ -21,29 +21,37 @@ public protocol Endpoint: Route {
     /// The decoder for this endpoint's success body; `nil` (the default) uses the client's.
     var decoder: (any ResponseBodyDecoder)? { get }
 
+    /// The envelope this endpoint's success body comes in; `nil` (the default) uses the client's. Use
+    /// `.noEnvelope` to opt out of the client's.
+    var envelope: (any ResponseEnvelope)? { get }
+
     /// Turns the collected success body into a ``Response``. Errors thrown here become
     /// ``APIError/Kind/decoding`` errors naming the endpoint's request.
     func decode(_ body: Data, context: ResponseContext) throws -> Response
 }
 
-/// What a decoder can see besides the body: the response head and the decoder to use.
+/// What a decoder can see besides the body: the response head, the decoder and the envelope to use.
 public struct ResponseContext: Sendable {
     /// The response's status and header fields.
     public let response: HTTPResponse
     /// The decoder chosen for this request (the endpoint's, else the client's).
     public let decoder: any ResponseBodyDecoder
+    /// The envelope chosen for this request (the endpoint's, else the client's), if any.
+    public let envelope: (any ResponseEnvelope)?
 }
 
 extension Endpoint {
     /// The client's decoder.
     public var decoder: (any ResponseBodyDecoder)? { nil }
+    /// The client's envelope.
+    public var envelope: (any ResponseEnvelope)? { nil }
 }
 
 extension Endpoint where Response: Decodable {
     /// Returns the body itself for `Data`, the body as UTF-8 for `String`, and otherwise decodes it with
     /// the context's decoder.
     public func decode(_ body: Data, context: ResponseContext) throws -> Response {
-        try ResponseDecoding.decode(Response.self, from: body, using: context.decoder)
+        try ResponseDecoding.decode(Response.self, from: body, context: context)
     }
 }
 

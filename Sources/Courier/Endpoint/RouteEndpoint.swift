@@ -25,7 +25,7 @@ struct RouteEndpoint<Base: Route, Response: Sendable>: Endpoint {
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, body: Data, context: ResponseContext) throws -> Response {
-        let value = try ResponseDecoding.decode(type, from: body, using: context.decoder)
+        let value = try ResponseDecoding.decode(type, from: body, context: context)
         guard let response = value as? Response else {
             throw DecodingError.typeMismatch(Response.self, .init(codingPath: [], debugDescription: "Unexpected type."))
         }

@@ -78,6 +78,9 @@ extension APIError {
         public static let unacceptableStatus = Kind("unacceptable status")
         /// The status was not acceptable and the API's error body was decoded into ``APIError/errorBody``.
         public static let apiError = Kind("API error")
+        /// The response was successful at the HTTP level, but its body reports a failure (an envelope's
+        /// `"success": false`, Flickr's `"stat": "fail"`); the API's error is in ``APIError/errorBody``.
+        public static let logicalError = Kind("the API reported a failure")
         /// The success body could not be decoded into the response type.
         public static let decoding = Kind("decoding failed")
         /// The response body is larger than the client's limit.

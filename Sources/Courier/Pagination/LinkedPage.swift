@@ -31,6 +31,7 @@ struct LinkedPage<Base: Endpoint>: Endpoint {
     var timeout: Duration? { base.timeout }
     var operationID: String { base.operationID }
     var decoder: (any ResponseBodyDecoder)? { base.decoder }
+    var envelope: (any ResponseEnvelope)? { base.envelope }
 
     func decode(_ body: Data, context: ResponseContext) throws -> Response {
         try base.decode(body, context: context)
