@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Tests only: proves request and response body formats are pluggable, with XML.
+        .package(url: "https://github.com/CoreOffice/XMLCoder", from: "0.18.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -94,6 +96,7 @@ let package = Package(
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "XMLCoder", package: "XMLCoder"),
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -27,9 +27,15 @@ extension APIClient {
             let failure = FailureContext(request: partial, baseURL: baseText, redaction: configuration.redaction)
             throw failure.error(.encoding, phase: .building, underlying: error)
         }
-        return (
-            HTTPRequest(method: route.method, scheme: nil, authority: nil, path: path, headerFields: headerFields), body
-        )
+        var request = HTTPRequest(
+            method: route.method, scheme: nil, authority: nil, path: path, headerFields: headerFields)
+        do {
+            try route.prepare(&request)
+        } catch {
+            let failure = FailureContext(request: request, baseURL: baseText, redaction: configuration.redaction)
+            throw failure.error(.rejected, phase: .preparing, underlying: error)
+        }
+        return (request, body)
     }
 
     private func makePath(for route: some Route) throws -> String {

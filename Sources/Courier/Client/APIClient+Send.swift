@@ -36,6 +36,12 @@ extension APIClient {
             throw failureContext(for: request).receiving(error, response: response)
         }
         do {
+            try endpoint.inspect(response, body: data)
+        } catch {
+            throw failureContext(for: request).error(
+                .rejected, phase: .inspecting, underlying: error, response: response, body: data)
+        }
+        do {
             let context = ResponseContext(
                 response: response, decoder: endpoint.decoder ?? configuration.jsonDecoder,
                 envelope: endpoint.envelope ?? configuration.envelope)

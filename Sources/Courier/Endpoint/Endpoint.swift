@@ -25,6 +25,11 @@ public protocol Endpoint: Route {
     /// `.noEnvelope` to opt out of the client's.
     var envelope: (any ResponseEnvelope)? { get }
 
+    /// Looks at a successful response before it is decoded; throw to reject it (an API that reports errors
+    /// in a header, a signature to check). The error becomes ``APIError/Kind/rejected`` in phase
+    /// ``APIError/Phase/inspecting``. Does nothing by default.
+    func inspect(_ response: HTTPResponse, body: Data) throws
+
     /// Turns the collected success body into a ``Response``. Errors thrown here become
     /// ``APIError/Kind/decoding`` errors naming the endpoint's request.
     func decode(_ body: Data, context: ResponseContext) throws -> Response
@@ -45,6 +50,8 @@ extension Endpoint {
     public var decoder: (any ResponseBodyDecoder)? { nil }
     /// The client's envelope.
     public var envelope: (any ResponseEnvelope)? { nil }
+    /// Accepts every successful response.
+    public func inspect(_ response: HTTPResponse, body: Data) throws {}
 }
 
 extension Endpoint where Response: Decodable {

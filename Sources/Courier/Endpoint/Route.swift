@@ -33,6 +33,11 @@ public protocol Route: Sendable {
     var timeout: Duration? { get }
     /// A name for this kind of request, handed to middleware and transports; the type's name by default.
     var operationID: String { get }
+
+    /// Adjusts the request Courier built before it goes to the middleware, for what the other requirements
+    /// can't express. Throwing stops the request with ``APIError/Kind/rejected`` in phase
+    /// ``APIError/Phase/preparing``. Does nothing by default.
+    func prepare(_ request: inout HTTPRequest) throws
 }
 
 extension Route {
@@ -50,4 +55,6 @@ extension Route {
     public var timeout: Duration? { nil }
     /// The type's name.
     public var operationID: String { String(describing: Self.self) }
+    /// Leaves the request as built.
+    public func prepare(_ request: inout HTTPRequest) throws {}
 }

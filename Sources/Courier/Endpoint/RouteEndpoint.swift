@@ -13,6 +13,7 @@ struct RouteEndpoint<Base: Route, Response: Sendable>: Endpoint {
     var acceptableStatuses: AcceptableStatuses? { route.acceptableStatuses }
     var timeout: Duration? { route.timeout }
     var operationID: String { route.operationID }
+    func prepare(_ request: inout HTTPRequest) throws { try route.prepare(&request) }
 
     func decode(_ body: Data, context: ResponseContext) throws -> Response {
         if let decodable = Response.self as? any Decodable.Type {

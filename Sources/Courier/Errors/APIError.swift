@@ -85,6 +85,8 @@ extension APIError {
         public static let decoding = Kind("decoding failed")
         /// The response body is larger than the client's limit.
         public static let bodyTooLarge = Kind("body too large")
+        /// An endpoint's ``Route/prepare(_:)`` or ``Endpoint/inspect(_:body:)`` hook threw.
+        public static let rejected = Kind("rejected by the endpoint")
         /// Credentials could not be obtained: a token refresh failed or was refused by the refresh limit.
         public static let authenticationFailed = Kind("authentication failed")
         /// A download's file could not be created, written or moved into place.
@@ -100,6 +102,10 @@ extension APIError {
 
         /// Building the request from the endpoint.
         public static let building = Phase("building the request")
+        /// Running the endpoint's ``Route/prepare(_:)`` hook on the built request.
+        public static let preparing = Phase("preparing the request")
+        /// Running the endpoint's ``Endpoint/inspect(_:body:)`` hook on the response.
+        public static let inspecting = Phase("inspecting the response")
         /// Sending through middleware and the transport, until the response head arrives.
         public static let sending = Phase("sending")
         /// Checking the response status.

@@ -33,6 +33,9 @@ struct LinkedPage<Base: Endpoint>: Endpoint {
     var decoder: (any ResponseBodyDecoder)? { base.decoder }
     var envelope: (any ResponseEnvelope)? { base.envelope }
 
+    func prepare(_ request: inout HTTPRequest) throws { try base.prepare(&request) }
+    func inspect(_ response: HTTPResponse, body: Data) throws { try base.inspect(response, body: body) }
+
     func decode(_ body: Data, context: ResponseContext) throws -> Response {
         try base.decode(body, context: context)
     }
