@@ -13,6 +13,12 @@ extension APIClient {
 
     /// Sends `endpoint` and returns its decoded value together with the response head and raw body.
     public func response<E: Endpoint>(_ endpoint: E) async throws(APIError) -> APIResponse<E.Response> {
+        if endpoint is any CancellableByType { return try await trackedResponse(endpoint) }
+        return try await untrackedResponse(endpoint)
+    }
+
+    /// ``response(_:)`` in the calling task.
+    func untrackedResponse<E: Endpoint>(_ endpoint: E) async throws(APIError) -> APIResponse<E.Response> {
         let (request, body) = try makeRequest(for: endpoint)
         if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .building) }
         guard let timeout = endpoint.timeout ?? configuration.timeout else {

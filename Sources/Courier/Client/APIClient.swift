@@ -25,6 +25,8 @@ public struct APIClient: Sendable {
     /// The base URL without a trailing `/` (as a URL for transports and as text for errors), or why it
     /// can't be used.
     let base: Result<NormalizedBase, APIError>
+    /// In-flight requests of ``CancellableByType`` endpoints.
+    let registry = RequestRegistry()
 
     /// Creates a client.
     /// - Parameters:

@@ -1,0 +1,82 @@
+import Courier
+import Foundation
+import Synchronization
+import Testing
+
+/// `cancelAll(_:where:)` cancels in-flight requests of one endpoint type only.
+@Suite(.timeLimit(.minutes(1))) struct CancelByTypeTests {
+    struct Slept: Decodable, Sendable { let sleptMilliseconds: Int }
+
+    struct SlowA: Endpoint, CancellableByType {
+        typealias Response = Slept
+        let index: Int
+        var path: RoutePath { "/slow" }
+        var query: Query { ["ms": 700] }
+    }
+
+    struct SlowB: Endpoint, CancellableByType {
+        typealias Response = Slept
+        var path: RoutePath { "/slow" }
+        var query: Query { ["ms": 700] }
+    }
+
+    func client() async throws -> APIClient {
+        APIClient(baseURL: try await TestServers.demoURL())
+    }
+
+    @Test func cancelAllOfOneTypeLeavesTheOthers() async throws {
+        let client = try await client()
+        let outcomes = try await withThrowingTaskGroup(of: (String, APIError.Kind?).self) { group in
+            for index in 0..<10 {
+                group.addTask {
+                    do throws(APIError) {
+                        _ = try await client.send(SlowA(index: index))
+                        return ("A", nil)
+                    } catch { return ("A", error.kind) }
+                }
+                group.addTask {
+                    do throws(APIError) {
+                        _ = try await client.send(SlowB())
+                        return ("B", nil)
+                    } catch { return ("B", error.kind) }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(250))
+            #expect(client.cancelAll(SlowA.self) == 10)
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0.0 == "A" }.allSatisfy { $0.1 == .cancelled })
+        #expect(outcomes.filter { $0.0 == "B" }.allSatisfy { $0.1 == nil })
+        #expect(outcomes.count == 20)
+    }
+
+    @Test func throughTheCompletionHandlerAPIWithAFilter() async throws {
+        let client = try await client()
+        let results = Mutex<[(String, APIError.Kind?)]>([])
+        for index in 0..<10 {
+            client.send(SlowA(index: index)) { result in
+                results.withLock { $0.append(("A\(index)", result.failure?.kind)) }
+            }
+            client.send(SlowB()) { result in results.withLock { $0.append(("B", result.failure?.kind)) } }
+        }
+        try await Task.sleep(for: .milliseconds(250))
+        #expect(client.cancelAll(SlowA.self) { $0.index.isMultiple(of: 2) } == 5)
+        for _ in 0..<300 where results.withLock({ $0.count }) < 20 { try await Task.sleep(for: .milliseconds(10)) }
+        let all = results.withLock { $0 }
+        #expect(all.count == 20)
+        let cancelled = Set(all.filter { $0.1 == .cancelled }.map(\.0))
+        #expect(cancelled == ["A0", "A2", "A4", "A6", "A8"])
+        #expect(all.filter { $0.1 != .cancelled }.allSatisfy { $0.1 == nil })
+    }
+
+    @Test func nothingInFlightCancelsNothing() async throws {
+        #expect(try await client().cancelAll(SlowA.self) == 0)
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
