@@ -19,7 +19,7 @@ extension APIClient {
         do {
             path = try makePath(for: route)
             headerFields = mergedHeaders(route.headers)
-            body = try makeBody(try route.body, headerFields: &headerFields)
+            body = try makeBody(try route.body.storage, headerFields: &headerFields)
         } catch let error as APIError {
             throw error
         } catch {
@@ -78,10 +78,10 @@ extension APIClient {
         return fields
     }
 
-    private func makeBody(_ body: RequestBody, headerFields: inout HTTPFields) throws -> HTTPBody? {
+    private func makeBody(_ body: RequestBody.Storage, headerFields: inout HTTPFields) throws -> HTTPBody? {
         let contentType: String
         let httpBody: HTTPBody
-        switch body.storage {
+        switch body {
         case .empty:
             return nil
         case .encodable(let value, let encoder):
@@ -99,6 +99,11 @@ extension APIClient {
         case .stream(let stream, let type):
             httpBody = stream
             contentType = type
+        case .multipart(let form):
+            httpBody = form.makeBody()
+            contentType = form.contentType
+        case .reportingProgress(let inner, let progress):
+            return try makeBody(inner, headerFields: &headerFields)?.reportingProgress(progress)
         }
         if headerFields[.contentType] == nil { headerFields[.contentType] = contentType }
         return httpBody

@@ -8,12 +8,14 @@ public import OpenAPIRuntime
 /// var body: RequestBody { .form(["email": email, "password": password]) }
 /// ```
 public struct RequestBody: Sendable {
-    enum Storage: Sendable {
+    indirect enum Storage: Sendable {
         case empty
         case encodable(any Encodable & Sendable, encoder: (any RequestBodyEncoder)?)
         case form(Query)
         case bytes(Data, contentType: String)
         case stream(HTTPBody, contentType: String)
+        case multipart(MultipartFormData)
+        case reportingProgress(Storage, @Sendable (TransferProgress) -> Void)
     }
 
     let storage: Storage
@@ -51,6 +53,17 @@ public struct RequestBody: Sendable {
     /// (for example by a retry).
     public static func stream(_ body: HTTPBody, contentType: String = "application/octet-stream") -> RequestBody {
         RequestBody(storage: .stream(body, contentType: contentType))
+    }
+
+    /// A `multipart/form-data` body (see ``MultipartFormData``), streamed, with its length declared.
+    public static func multipart(_ form: MultipartFormData) -> RequestBody { RequestBody(storage: .multipart(form)) }
+
+    /// This body, calling `progress` as the transport reads it (bytes sent so far, and the total when known).
+    /// ```swift
+    /// body: .multipart(form).reportingProgress { print($0.fractionCompleted ?? 0) }
+    /// ```
+    public func reportingProgress(_ progress: @escaping @Sendable (TransferProgress) -> Void) -> RequestBody {
+        RequestBody(storage: .reportingProgress(storage, progress))
     }
 
     /// Whether this is ``empty``.

@@ -36,6 +36,9 @@ public struct APIError: Error, Sendable {
     public var underlyingError: (any Error)?
     /// How many times the request was sent, when a retry middleware sent it more than once.
     public var attempts: Int?
+    /// For an interrupted download that can continue: pass it to
+    /// ``APIClient/download(_:to:resumingFrom:progress:)``.
+    public var resumeData: DownloadResumeData?
 
     /// The most characters of a response body kept in ``bodySnippet``.
     public static let snippetLimit = 512

@@ -7,41 +7,51 @@ extension APIClient {
     /// streaming transport such as AsyncHTTPClient), and returns the response with `destination` as value.
     ///
     /// Bytes go to a temporary file in the destination's folder, which replaces `destination` only when
-    /// the whole body has arrived; a failed or cancelled download leaves no partial file behind. The body
-    /// limit (``Configuration/maximumBodySize``) does not apply: a download may be any size.
+    /// the whole body has arrived; the destination never holds a partial file. When an interrupted
+    /// response carried a validator (`ETag` or `Last-Modified`) and accepts byte ranges, the partial file is
+    /// kept and the error's ``APIError/resumeData`` continues it with `Range` and `If-Range`; otherwise it
+    /// is deleted. The body limit (``Configuration/maximumBodySize``) does not apply to downloads.
     /// ```swift
     /// let file = try await client.download(APIRequest<Void>.get("/exports/2026.csv"), to: url) { progress in
     ///     print(progress.completedBytes, progress.totalBytes ?? -1)
     /// }
     /// ```
     public func download<R: Route>(
-        _ route: R, to destination: URL, progress: (@Sendable (TransferProgress) -> Void)? = nil
+        _ route: R, to destination: URL, resumingFrom resume: DownloadResumeData? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> APIResponse<URL> {
-        let (request, body) = try makeRequest(for: route)
+        var (request, body) = try makeRequest(for: route)
+        if let resume {
+            request.headerFields[.range] = "bytes=\(resume.bytesReceived)-"
+            request.headerFields[.ifRange] = resume.validator
+        }
         if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .building) }
+        let plan = DownloadPlan(route: route, request: request, body: body, destination: destination, resume: resume)
         guard let timeout = route.timeout ?? configuration.timeout else {
-            return try await transfer(route, request: request, body: body, to: destination, progress: progress)
+            return try await transfer(plan, progress: progress)
         }
         return try await withTimeLimit(timeout, request: request) { () async throws(APIError) in
-            try await transfer(route, request: request, body: body, to: destination, progress: progress)
+            try await transfer(plan, progress: progress)
         }
     }
 
-    private func transfer(
-        _ route: some Route, request: HTTPRequest, body: HTTPBody?, to destination: URL,
-        progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws(APIError) -> APIResponse<URL> {
-        let (response, responseBody) = try await acceptedHead(for: route, request: request, body: body)
-        let failure = failureContext(for: request)
+    private func transfer<R: Route>(_ plan: DownloadPlan<R>, progress: (@Sendable (TransferProgress) -> Void)?)
+        async throws(APIError) -> APIResponse<URL>
+    {
+        let (response, responseBody) = try await acceptedHead(for: plan.route, request: plan.request, body: plan.body)
+        let failure = failureContext(for: plan.request)
         let file: DownloadFile
         do {
-            file = try DownloadFile(destination: destination)
+            file = try DownloadFile(destination: plan.destination, resuming: plan.resume)
+            if response.status != .partialContent && file.existingBytes > 0 { try file.restart() }
         } catch {
             throw failure.error(.fileAccess, phase: .receiving, underlying: error, response: response)
         }
-        var total: Int64?
-        if case .known(let length) = responseBody?.length { total = length }
-        var completed: Int64 = 0
+        let offset = response.status == .partialContent ? file.existingBytes : 0
+        var declared: Int64?
+        if case .known(let length) = responseBody?.length { declared = length }
+        let total = declared.map { $0 + offset }
+        var completed = offset
         do {
             if let responseBody {
                 for try await chunk in responseBody {
@@ -51,20 +61,41 @@ extension APIClient {
                 }
             }
             if Task.isCancelled { throw CancellationError() }
-            if let total, completed < total {
-                throw TruncatedBody(expected: total, received: completed)
-            }
+            if let total, completed < total { throw TruncatedBody(expected: total, received: completed) }
             do { try file.finish() } catch { throw FileFailure(underlying: error) }
         } catch let error as FileFailure {
             file.discard()
             throw failure.error(.fileAccess, phase: .receiving, underlying: error.underlying, response: response)
         } catch {
-            file.discard()
-            throw failure.receiving(error, response: response)
+            var apiError = failure.receiving(error, response: response)
+            apiError.resumeData = Self.resumeData(for: file, response: response, received: completed, total: total)
+            if apiError.resumeData == nil { file.discard() } else { file.keep() }
+            throw apiError
         }
         return APIResponse(
-            value: destination, response: response, request: request, body: Data(), baseURL: resolvedBaseURL)
+            value: plan.destination, response: response, request: plan.request, body: Data(), baseURL: resolvedBaseURL)
     }
+
+    /// Resume data when the server named a validator and accepts ranges, and some bytes arrived.
+    private static func resumeData(for file: DownloadFile, response: HTTPResponse, received: Int64, total: Int64?)
+        -> DownloadResumeData?
+    {
+        let fields = response.headerFields
+        guard received > 0, fields[.acceptRanges]?.lowercased() == "bytes" || response.status == .partialContent,
+            let validator = fields[.eTag] ?? fields[.lastModified]
+        else { return nil }
+        return DownloadResumeData(
+            partialFile: file.temporary, bytesReceived: received, validator: validator, totalBytes: total)
+    }
+}
+
+/// One download's request and where its bytes go.
+private struct DownloadPlan<R: Route>: Sendable {
+    let route: R
+    let request: HTTPRequest
+    let body: HTTPBody?
+    let destination: URL
+    let resume: DownloadResumeData?
 }
 
 /// The connection ended before the declared length arrived.

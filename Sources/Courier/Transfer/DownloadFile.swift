@@ -14,20 +14,38 @@ struct DownloadFile {
     let destination: URL
     let temporary: URL
     private let handle: FileHandle
+    /// Bytes already in the file when it was opened (a resumed download).
+    let existingBytes: Int64
 
-    init(destination: URL) throws {
-        let folder = destination.deletingLastPathComponent()
-        let name = ".\(destination.lastPathComponent).\(UUID().uuidString).download"
-        temporary = folder.appending(path: name)
+    /// A new temporary file, or the partial file of `resume` opened for appending when it still holds
+    /// exactly the bytes it claims.
+    init(destination: URL, resuming resume: DownloadResumeData? = nil) throws {
         self.destination = destination
+        if let resume, let handle = try? FileHandle(forWritingTo: resume.partialFile),
+            (try? handle.seekToEnd()).map(Int64.init) == resume.bytesReceived
+        {
+            self.temporary = resume.partialFile
+            self.handle = handle
+            self.existingBytes = resume.bytesReceived
+            return
+        }
+        resume?.discard()
+        let name = ".\(destination.lastPathComponent).\(UUID().uuidString).download"
+        temporary = destination.deletingLastPathComponent().appending(path: name)
         guard FileManager.default.createFile(atPath: temporary.path(percentEncoded: false), contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path(percentEncoded: false)])
         }
         handle = try FileHandle(forWritingTo: temporary)
+        existingBytes = 0
     }
 
     func write(_ bytes: ArraySlice<UInt8>) throws {
         try handle.write(contentsOf: bytes)
+    }
+
+    /// Empties the file, when the server sends the whole resource instead of the rest.
+    func restart() throws {
+        try handle.truncate(atOffset: 0)
     }
 
     /// Closes the file and moves it into place in one step (`rename(2)`), replacing any file already there.
@@ -42,6 +60,9 @@ struct DownloadFile {
                 ])
         }
     }
+
+    /// Closes the file and keeps it, for a later resume.
+    func keep() { try? handle.close() }
 
     /// Closes and deletes the temporary file.
     func discard() {
