@@ -4,11 +4,11 @@
 #   2. starts nginx (one worker, keep-alive) on a free 127.0.0.1 port, serving fixtures/user.json at
 #      /users/octocat and a 1 GiB file (made here, in a temporary folder) at /big.bin;
 #   3. end-to-end GET + decode, raw clients vs Courier, interleaved, at concurrency 1, 16 and 64;
-#   4. the 1 GiB download to a file, one fresh process per client (peak RSS, throughput);
+#   4. the 1 GiB download to a file, a fresh process per client and round (peak RSS, throughput);
 #   5. stops nginx, runs the ordo-one micro benchmarks (Courier's own path vs JSONDecoder alone);
 #   6. prints the table of ratios and absolute figures and writes it to results/latest.md.
 # Knobs (environment): E2E_ROUNDS (3), E2E_SECONDS per cell (2.5), E2E_WARMUP seconds (0.5),
-# E2E_CONCURRENCY ("1 16 64"), SKIP_MICRO=1, SKIP_DOWNLOAD=1.
+# E2E_CONCURRENCY ("1 16 64"), DOWNLOAD_ROUNDS (3), SKIP_MICRO=1, SKIP_DOWNLOAD=1.
 set -euo pipefail
 cd "$(dirname "$0")"
 bench_dir=$PWD
@@ -16,6 +16,7 @@ bench_dir=$PWD
 rounds=${E2E_ROUNDS:-3}
 cell_seconds=${E2E_SECONDS:-2.5}
 warmup_seconds=${E2E_WARMUP:-0.5}
+download_rounds=${DOWNLOAD_ROUNDS:-3}
 read -r -a concurrency <<<"${E2E_CONCURRENCY:-1 16 64}"
 
 log() { printf '== %s\n' "$*" >&2; }
@@ -124,10 +125,12 @@ LD_PRELOAD="$bin_dir/libMallocInterposerSwift.so" "$bench" e2e --base-url "$base
     --concurrency "${concurrency[@]}" --output "$work/results/e2e.jsonl"
 
 if [ "${SKIP_DOWNLOAD:-0}" != 1 ]; then
-    log "1 GiB download to a file, one fresh process per client"
-    for client in courier-ahc courier-thin-ahc raw-ahc; do
-        "$bench" download --base-url "$base_url" --client "$client" \
-            --destination "$work/download.bin" --output "$work/results/downloads.jsonl"
+    log "1 GiB download to a file: ${download_rounds} rounds, one fresh process per client and round"
+    for _ in $(seq 1 "$download_rounds"); do
+        for client in courier-ahc courier-thin-ahc raw-ahc; do
+            "$bench" download --base-url "$base_url" --client "$client" \
+                --destination "$work/download.bin" --output "$work/results/downloads.jsonl"
+        done
     done
 fi
 stop_nginx

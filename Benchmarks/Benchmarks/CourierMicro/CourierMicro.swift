@@ -41,6 +41,13 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark(MicroBenchmarkNames.sendGetNamed) { benchmark in
+        guard !body.isEmpty else { throw FixtureMissing() }
+        for _ in benchmark.scaledIterations {
+            blackHole(try await client.send(GetUserNamed(login: "octocat")))
+        }
+    }
+
     Benchmark(MicroBenchmarkNames.encodeBody) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try encoder.encode(ProfileChange.sample))

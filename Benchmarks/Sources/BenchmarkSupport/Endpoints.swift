@@ -11,6 +11,18 @@ public struct GetUser: Endpoint {
     public var path: RoutePath { "/users/\(login)" }
 }
 
+/// ``GetUser`` with a constant `operationID`, to price the default one (`String(describing: Self.self)`,
+/// computed per request).
+public struct GetUserNamed: Endpoint {
+    public typealias Response = User
+    public let login: String
+
+    public init(login: String) { self.login = login }
+
+    public var path: RoutePath { "/users/\(login)" }
+    public var operationID: String { "getUser" }
+}
+
 /// The request-building workload: one interpolated path segment, ten query items and a small JSON body.
 public struct UpdateUser: Endpoint {
     public typealias Response = User

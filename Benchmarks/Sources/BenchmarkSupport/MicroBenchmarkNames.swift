@@ -6,6 +6,8 @@ public enum MicroBenchmarkNames {
     public static let sendUpdate = "Courier: PATCH with 10 query items and JSON body"
     /// (c) `client.send(GetUser)` over the canned transport: the end-to-end request's shape.
     public static let sendGet = "Courier: GET /users/{login}"
+    /// (c) with a constant `operationID`: what the default, computed per request, costs.
+    public static let sendGetNamed = "Courier: GET /users/{login}, constant operationID"
     /// The request body of (a) encoded by `JSONEncoder` alone, which a raw client pays too.
     public static let encodeBody = "Encode: JSONEncoder alone (the PATCH body)"
 }

@@ -91,6 +91,7 @@ struct Report {
         let rows: [(String, String)] = [
             ("(a) ", MicroBenchmarkNames.sendUpdate), ("(b) ", MicroBenchmarkNames.decode),
             ("(c) ", MicroBenchmarkNames.sendGet), ("(d) ", MicroBenchmarkNames.encodeBody),
+            ("(e) ", MicroBenchmarkNames.sendGetNamed),
         ]
         for (label, name) in rows {
             guard let figures = micro[name] else { continue }
@@ -114,25 +115,36 @@ struct Report {
         }
         if let get = micro[MicroBenchmarkNames.sendGet], let decode = micro[MicroBenchmarkNames.decode] {
             lines.append(overheadRow("Courier overhead for the end-to-end GET, (c) − (b)", get, decode))
+            if let named = micro[MicroBenchmarkNames.sendGetNamed] {
+                lines.append(overheadRow("… of which the default operationID, (c) − (e)", get, named))
+            }
         }
         return lines
     }
 
     private func downloadTable() -> [String] {
         var lines = [
-            "## 1 GiB download streamed to a file (a fresh process per client)",
+            "## 1 GiB download streamed to a file (a fresh process per run, clients interleaved)",
             "",
-            "Peak RSS is `VmHWM` from `/proc/self/status` after the download (target < 64 MiB for Courier).",
+            "Peak RSS is `VmHWM` from `/proc/self/status` after the download (target < 64 MiB for Courier); the "
+                + "highest over the runs. Throughput is the median; it is bounded by page-cache writes and varies "
+                + "from run to run by ±40 %, so it only tells whether a client is far off.",
             "",
-            "| client | peak RSS MiB | RSS before MiB | MiB/s | seconds |",
-            "|---|--:|--:|--:|--:|",
+            "| client | runs | peak RSS MiB | RSS before MiB | MiB/s (median) | MiB/s range |",
+            "|---|--:|--:|--:|--:|--:|",
         ]
-        for result in downloads {
+        var clients: [DownloadClient] = []
+        for result in downloads where !clients.contains(result.client) { clients.append(result.client) }
+        for client in clients {
+            let runs = downloads.filter { $0.client == client }
+            let speeds = runs.map(\.mebibytesPerSecond)
             lines.append(
                 row([
-                    result.client.title, String(format: "%.1f", Double(result.peakResidentBytes) / 1_048_576),
-                    String(format: "%.1f", Double(result.residentBeforeBytes) / 1_048_576),
-                    String(format: "%.0f", result.mebibytesPerSecond), String(format: "%.2f", result.seconds),
+                    client.title, "\(runs.count)",
+                    String(format: "%.1f", Double(runs.map(\.peakResidentBytes).max() ?? 0) / 1_048_576),
+                    String(format: "%.1f", Double(runs.map(\.residentBeforeBytes).max() ?? 0) / 1_048_576),
+                    String(format: "%.0f", median(speeds)),
+                    String(format: "%.0f–%.0f", speeds.min() ?? 0, speeds.max() ?? 0),
                 ]))
         }
         return lines
