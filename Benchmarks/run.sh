@@ -8,7 +8,8 @@
 #   5. stops nginx, runs the ordo-one micro benchmarks (Courier's own path vs JSONDecoder alone);
 #   6. prints the table of ratios and absolute figures and writes it to results/latest.md.
 # Knobs (environment): E2E_ROUNDS (3), E2E_SECONDS per cell (2.5), E2E_WARMUP seconds (0.5),
-# E2E_CONCURRENCY ("1 16 64"), DOWNLOAD_ROUNDS (3), SKIP_MICRO=1, SKIP_DOWNLOAD=1.
+# E2E_CONCURRENCY ("1 16 64"), E2E_PIN (1: client and nginx on separate CPUs), DOWNLOAD_ROUNDS (3),
+# SKIP_MICRO=1, SKIP_DOWNLOAD=1.
 set -euo pipefail
 cd "$(dirname "$0")"
 bench_dir=$PWD
@@ -20,6 +21,20 @@ download_rounds=${DOWNLOAD_ROUNDS:-3}
 read -r -a concurrency <<<"${E2E_CONCURRENCY:-1 16 64}"
 
 log() { printf '== %s\n' "$*" >&2; }
+
+# With two or more CPUs, nginx gets the last one and the client the rest, so that neither takes the
+# other's core and CPU per request stays steady from round to round (E2E_PIN=0 turns this off).
+cpus=$(nproc)
+server_pin=()
+client_pin=()
+pinning="Client and server were not pinned to CPUs."
+if [ "${E2E_PIN:-1}" = 1 ] && [ "$cpus" -ge 2 ] && command -v taskset >/dev/null; then
+    client_cpus=0
+    [ "$cpus" -gt 2 ] && client_cpus="0-$((cpus - 2))"
+    server_pin=(taskset -c "$((cpus - 1))")
+    client_pin=(taskset -c "$client_cpus")
+    pinning="The client ran on CPU $client_cpus and nginx on CPU $((cpus - 1)) (taskset)."
+fi
 
 find_nginx() { command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true; }
 nginx_bin=$(find_nginx)
@@ -92,7 +107,7 @@ start_nginx() {
         port=$((20000 + RANDOM % 40000))
         if command -v ss >/dev/null && [ -n "$(ss -Htln "sport = :$port")" ]; then continue; fi
         write_nginx_config "$port"
-        "$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
+        "${server_pin[@]}" "$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
         nginx_pid=$!
         for _ in $(seq 1 50); do
             if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -119,8 +134,8 @@ start_nginx
 base_url="http://127.0.0.1:$nginx_port"
 log "nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') (pid $nginx_pid) on $base_url"
 
-log "end-to-end: ${rounds} rounds x ${cell_seconds}s per cell, concurrency ${concurrency[*]}"
-LD_PRELOAD="$bin_dir/libMallocInterposerSwift.so" "$bench" e2e --base-url "$base_url" \
+log "end-to-end: ${rounds} rounds x ${cell_seconds}s per cell, concurrency ${concurrency[*]}. $pinning"
+"${client_pin[@]}" env LD_PRELOAD="$bin_dir/libMallocInterposerSwift.so" "$bench" e2e --base-url "$base_url" \
     --rounds "$rounds" --seconds "$cell_seconds" --warmup "$warmup_seconds" \
     --concurrency "${concurrency[@]}" --output "$work/results/e2e.jsonl"
 
@@ -128,7 +143,7 @@ if [ "${SKIP_DOWNLOAD:-0}" != 1 ]; then
     log "1 GiB download to a file: ${download_rounds} rounds, one fresh process per client and round"
     for _ in $(seq 1 "$download_rounds"); do
         for client in courier-ahc courier-thin-ahc raw-ahc; do
-            "$bench" download --base-url "$base_url" --client "$client" \
+            "${client_pin[@]}" "$bench" download --base-url "$base_url" --client "$client" \
                 --destination "$work/download.bin" --output "$work/results/downloads.jsonl"
         done
     done
@@ -149,5 +164,5 @@ download_args=()
 mkdir -p results
 "$bench" report --e2e "$work/results/e2e.jsonl" "${download_args[@]}" "${micro_args[@]}" \
     --swift-version "$(swift --version 2>/dev/null | head -n 1)" \
-    --nginx-version "$("$nginx_bin" -v 2>&1 | sed 's/^nginx version: nginx\///')" \
+    --nginx-version "$("$nginx_bin" -v 2>&1 | sed 's/^nginx version: nginx\///')" --pinning "$pinning" \
     --markdown "$bench_dir/results/latest.md"

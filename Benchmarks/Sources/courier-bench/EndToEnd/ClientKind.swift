@@ -1,10 +1,12 @@
 import ArgumentParser
 
-/// One way of fetching and decoding the user: a raw HTTP client written by hand, or Courier over a
-/// transport built on that client.
+/// One way of fetching and decoding the user: a raw HTTP client written by hand, a `ClientTransport`
+/// called directly (what any swift-openapi-runtime client pays at least), or Courier over that transport.
 enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
     case rawAHC = "raw-ahc"
+    case transportAHC = "transport-ahc"
     case courierAHC = "courier-ahc"
+    case transportThinAHC = "transport-thin-ahc"
     case courierThinAHC = "courier-thin-ahc"
     case rawURLSession = "raw-urlsession"
     case courierURLSession = "courier-urlsession"
@@ -12,7 +14,7 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
     /// The raw client this kind is compared with (itself for a raw client).
     var baseline: ClientKind {
         switch self {
-        case .rawAHC, .courierAHC, .courierThinAHC: .rawAHC
+        case .rawAHC, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC: .rawAHC
         case .rawURLSession, .courierURLSession: .rawURLSession
         }
     }
@@ -21,7 +23,9 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
     var title: String {
         switch self {
         case .rawAHC: "raw AsyncHTTPClient"
+        case .transportAHC: "AsyncHTTPClientTransport alone"
         case .courierAHC: "Courier + AsyncHTTPClientTransport"
+        case .transportThinAHC: "ThinAHCTransport alone"
         case .courierThinAHC: "Courier + ThinAHCTransport"
         case .rawURLSession: "raw URLSession"
         case .courierURLSession: "Courier + URLSessionTransport"

@@ -2,10 +2,12 @@ import AsyncHTTPClient
 import BenchmarkSupport
 import Courier
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
 import OpenAPIURLSession
 import ThinAHCTransport
 
@@ -47,6 +49,12 @@ struct LoadClients: Sendable {
             return { try await rawAHC(login: login) }
         case .rawURLSession:
             return { try await rawURLSession(login: login) }
+        case .transportAHC:
+            let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient))
+            return { try await viaTransport(transport, login: login) }
+        case .transportThinAHC:
+            let transport = ThinAHCTransport(client: httpClient)
+            return { try await viaTransport(transport, login: login) }
         case .courierAHC:
             let client = APIClient(
                 baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))
@@ -67,6 +75,14 @@ struct LoadClients: Sendable {
         guard response.status == .ok else { throw UnexpectedStatus(code: Int(response.status.code)) }
         let body = try await response.body.collect(upTo: 1 << 20)
         return try decoder.decode(User.self, from: Data(buffer: body))
+    }
+
+    /// The least any swift-openapi-runtime client does: one `send`, collect the body, decode.
+    private func viaTransport(_ transport: some ClientTransport, login: String) async throws -> User {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/users/\(login)")
+        let (response, body) = try await transport.send(request, body: nil, baseURL: baseURL, operationID: "getUser")
+        guard response.status == .ok, let body else { throw UnexpectedStatus(code: response.status.code) }
+        return try decoder.decode(User.self, from: try await Data(collecting: body, upTo: 1 << 20))
     }
 
     private func rawURLSession(login: String) async throws -> User {

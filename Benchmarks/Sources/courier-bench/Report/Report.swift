@@ -7,13 +7,17 @@ struct Report {
     let endToEnd: EndToEndSummary
     let downloads: [DownloadResult]
     let micro: MicroResults?
+    /// How the client and the server were placed on CPUs, one sentence.
+    let pinning: String
 
-    /// Courier variants and the raw client each is compared with, in table order.
-    private let pairs: [ClientKind] = [.courierAHC, .courierThinAHC, .courierURLSession]
+    /// The variants compared with their raw client, in table order.
+    private let compared: [ClientKind] = [
+        .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC, .courierURLSession,
+    ]
 
     func render() -> String {
         var lines = ["# Courier benchmarks: latest run", ""] + header + [""]
-        lines += ratioTable() + [""] + absoluteTable() + [""]
+        lines += ratioTable() + [""] + breakdownTable() + [""] + absoluteTable() + [""]
         if let micro { lines += microTable(micro) + [""] }
         if !downloads.isEmpty { lines += downloadTable() + [""] }
         return lines.joined(separator: "\n")
@@ -21,20 +25,22 @@ struct Report {
 
     private func ratioTable() -> [String] {
         var lines = [
-            "## End to end: GET /users/octocat (331-byte JSON) + decode, Courier / raw",
+            "## End to end: GET /users/octocat (331-byte JSON) + decode, compared with the raw client",
             "",
             "Medians of \(endToEnd.rounds) interleaved rounds (raw, Courier, … per concurrency), "
                 + String(format: "%.1f", endToEnd.secondsPerCell)
                 + " s per cell after a warm-up. Raw and Courier share one `HTTPClient` (64-connection pool) or one "
-                + "`URLSession` (64 connections per host). Above 1.00× costs Courier more, except req/s. "
-                + "CPU is the whole process's user + system time per request; Δ is Courier − raw.",
+                + "`URLSession` (64 connections per host). \(pinning) Above 1.00× costs more than raw, except "
+                + "req/s. CPU is the whole client process's user + system time per request (the steady metric); "
+                + "Δ is the variant − raw. \"alone\" calls the `ClientTransport` directly (`send`, collect the "
+                + "`HTTPBody`, decode): the least any swift-openapi-runtime client pays.",
             "",
-            "| Courier over | c | req/s | p50 | p99 | CPU/req (Δ µs) | allocs/req (Δ) |",
+            "| variant / raw | c | req/s | p50 | p99 | CPU/req (Δ µs) | allocs/req (Δ) |",
             "|---|--:|--:|--:|--:|--:|--:|",
         ]
         for concurrency in endToEnd.concurrencies {
-            for courier in pairs {
-                guard let mine = endToEnd[courier, concurrency], let raw = endToEnd[courier.baseline, concurrency]
+            for variant in compared {
+                guard let mine = endToEnd[variant, concurrency], let raw = endToEnd[variant.baseline, concurrency]
                 else { continue }
                 let allocations: String
                 if let own = mine.allocationsPerRequest, let base = raw.allocationsPerRequest {
@@ -44,7 +50,7 @@ struct Report {
                 }
                 lines.append(
                     row([
-                        transportName(courier), "\(concurrency)", ratio(mine.requestsPerSecond, raw.requestsPerSecond),
+                        variant.title, "\(concurrency)", ratio(mine.requestsPerSecond, raw.requestsPerSecond),
                         ratio(mine.p50, raw.p50), ratio(mine.p99, raw.p99),
                         ratio(mine.cpuPerRequest, raw.cpuPerRequest)
                             + String(format: " (%+.1f)", mine.cpuPerRequest - raw.cpuPerRequest),
@@ -164,20 +170,11 @@ struct Report {
         ])
     }
 
-    private func transportName(_ kind: ClientKind) -> String {
-        switch kind {
-        case .courierAHC: "AsyncHTTPClientTransport"
-        case .courierThinAHC: "ThinAHCTransport"
-        case .courierURLSession: "URLSessionTransport"
-        case .rawAHC, .rawURLSession: kind.title
-        }
-    }
-
-    private func ratio(_ value: Double, _ base: Double) -> String {
+    func ratio(_ value: Double, _ base: Double) -> String {
         base > 0 ? String(format: "%.2f×", value / base) : "n/a"
     }
 
-    private func row(_ cells: [String]) -> String {
+    func row(_ cells: [String]) -> String {
         "| " + cells.joined(separator: " | ") + " |"
     }
 }

@@ -22,6 +22,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: "The server, as `nginx -v` prints it.")
     var nginxVersion = "unknown"
 
+    @Option(help: "How client and server were placed on CPUs, one sentence for the report.")
+    var pinning = "Client and server were not pinned to CPUs."
+
     @Option(help: "Also write the report to this file.")
     var markdown: String?
 
@@ -30,7 +33,7 @@ struct ReportCommand: AsyncParsableCommand {
         let report = Report(
             header: header(), endToEnd: EndToEndSummary(cells: cells),
             downloads: try downloads.map { try ResultLines.read(DownloadResult.self, from: $0) } ?? [],
-            micro: try micro.map { try MicroResults(jmhFile: $0) })
+            micro: try micro.map { try MicroResults(jmhFile: $0) }, pinning: pinning)
         let text = report.render()
         print(text, terminator: "")
         if let markdown { try Data(text.utf8).write(to: URL(filePath: markdown)) }
