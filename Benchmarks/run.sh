@@ -141,6 +141,8 @@ log "end-to-end: ${rounds} rounds x ${cell_seconds}s per cell, concurrency ${con
 
 if [ "${SKIP_DOWNLOAD:-0}" != 1 ]; then
     log "1 GiB download to a file: ${download_rounds} rounds, one fresh process per client and round"
+    # One unrecorded run first: the first 1 GiB written after the load test is often slow (page cache).
+    "${client_pin[@]}" "$bench" download --base-url "$base_url" --client raw-ahc --destination "$work/download.bin"
     for _ in $(seq 1 "$download_rounds"); do
         for client in courier-ahc courier-thin-ahc raw-ahc; do
             "${client_pin[@]}" "$bench" download --base-url "$base_url" --client "$client" \
