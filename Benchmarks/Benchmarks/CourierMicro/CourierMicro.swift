@@ -1,0 +1,59 @@
+import Benchmark
+import BenchmarkSupport
+import Courier
+import Foundation
+
+/// Courier's own per-request path (build, empty middleware chain, validation, collect, decode) through
+/// ``CannedTransport``, which answers at once, against the same body decoded by `JSONDecoder` alone.
+/// One sample is one request; `courier-bench report` reads these results by name.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        timeUnits: .nanoseconds,
+        warmupIterations: 2_000,
+        maxDuration: .seconds(3),
+        maxIterations: 200_000
+    )
+    let body = (try? Fixtures.userJSON()) ?? Data()
+    guard let baseURL = URL(string: "http://127.0.0.1:8080") else { fatalError("the constant URL is valid") }
+    let client = APIClient(baseURL: baseURL, transport: CannedTransport(body: body))
+    let decoder = JSONDecoder()
+    let encoder = JSONEncoder()
+
+    Benchmark(MicroBenchmarkNames.decode) { benchmark in
+        guard !body.isEmpty else { throw FixtureMissing() }
+        for _ in benchmark.scaledIterations {
+            blackHole(try decoder.decode(User.self, from: body))
+        }
+    }
+
+    Benchmark(MicroBenchmarkNames.sendUpdate) { benchmark in
+        guard !body.isEmpty else { throw FixtureMissing() }
+        for _ in benchmark.scaledIterations {
+            blackHole(try await client.send(UpdateUser(login: "octocat")))
+        }
+    }
+
+    Benchmark(MicroBenchmarkNames.sendGet) { benchmark in
+        guard !body.isEmpty else { throw FixtureMissing() }
+        for _ in benchmark.scaledIterations {
+            blackHole(try await client.send(GetUser(login: "octocat")))
+        }
+    }
+
+    Benchmark(MicroBenchmarkNames.sendGetNamed) { benchmark in
+        guard !body.isEmpty else { throw FixtureMissing() }
+        for _ in benchmark.scaledIterations {
+            blackHole(try await client.send(GetUserNamed(login: "octocat")))
+        }
+    }
+
+    Benchmark(MicroBenchmarkNames.encodeBody) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try encoder.encode(ProfileChange.sample))
+        }
+    }
+}
+
+/// `fixtures/user.json` could not be read.
+struct FixtureMissing: Error {}

@@ -1,0 +1,84 @@
+// swift-tools-version:6.1
+// Courier's benchmarks, in a package of their own so that the main package never builds ordo-one's
+// harness. Run everything with `Benchmarks/run.sh`; see Benchmarks/README.md.
+import PackageDescription
+
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "CourierBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Courier", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // What every benchmark shares: the user model, the endpoints, the canned in-process transport.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "Courier", package: "Courier"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // A minimal ClientTransport over HTTPClient.execute, measured against AsyncHTTPClientTransport.
+        .target(
+            name: "ThinAHCTransport",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // End-to-end load against nginx, the 1 GiB download, and the report (`courier-bench --help`).
+        .executableTarget(
+            name: "courier-bench",
+            dependencies: [
+                "BenchmarkSupport",
+                "ThinAHCTransport",
+                .product(name: "Courier", package: "Courier"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // Courier's own per-request path against JSONDecoder alone (ordo-one/benchmark, malloc counts).
+        .executableTarget(
+            name: "CourierMicro",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Courier", package: "Courier"),
+            ],
+            path: "Benchmarks/CourierMicro",
+            swiftSettings: upcomingFeatures,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,25 @@
+public import Foundation
+public import HTTPTypes
+public import OpenAPIRuntime
+
+/// A `ClientTransport` that answers every request at once with the same `200 OK` and JSON body, so that
+/// a benchmark through it measures Courier's own path and nothing of a network.
+///
+/// The response head and body are built once; the body can be iterated any number of times.
+public struct CannedTransport: ClientTransport {
+    private let response: HTTPResponse
+    private let body: HTTPBody
+
+    /// A transport that always returns `body` as `application/json`.
+    public init(body: Data) {
+        response = HTTPResponse(
+            status: .ok, headerFields: [.contentType: "application/json", .contentLength: String(body.count)])
+        self.body = HTTPBody(body)
+    }
+
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        (response, self.body)
+    }
+}

@@ -1,0 +1,13 @@
+/// The names of the micro benchmarks, shared by the benchmark target and the report that reads them.
+public enum MicroBenchmarkNames {
+    /// (b) The baseline: the fixture decoded by `JSONDecoder` alone.
+    public static let decode = "Decode: JSONDecoder alone"
+    /// (a) `client.send(UpdateUser)` over the canned transport: path, 10 query items, JSON body, decode.
+    public static let sendUpdate = "Courier: PATCH with 10 query items and JSON body"
+    /// (c) `client.send(GetUser)` over the canned transport: the end-to-end request's shape.
+    public static let sendGet = "Courier: GET /users/{login}"
+    /// (c) with a constant `operationID`: what the default, computed per request, costs.
+    public static let sendGetNamed = "Courier: GET /users/{login}, constant operationID"
+    /// The request body of (a) encoded by `JSONEncoder` alone, which a raw client pays too.
+    public static let encodeBody = "Encode: JSONEncoder alone (the PATCH body)"
+}

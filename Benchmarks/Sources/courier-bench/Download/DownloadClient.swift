@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// Who streams the download to disk.
+enum DownloadClient: String, CaseIterable, Codable, ExpressibleByArgument {
+    /// `APIClient.download` over swift-openapi-async-http-client's `AsyncHTTPClientTransport`.
+    case courierAHC = "courier-ahc"
+    /// `APIClient.download` over ``ThinAHCTransport``.
+    case courierThinAHC = "courier-thin-ahc"
+    /// `HTTPClient.execute`, writing each `ByteBuffer` to a `FileHandle`.
+    case rawAHC = "raw-ahc"
+
+    var title: String {
+        switch self {
+        case .courierAHC: "Courier + AsyncHTTPClientTransport"
+        case .courierThinAHC: "Courier + ThinAHCTransport"
+        case .rawAHC: "raw AsyncHTTPClient"
+        }
+    }
+}

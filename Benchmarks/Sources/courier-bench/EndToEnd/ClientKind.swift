@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// One way of fetching and decoding the user: a raw HTTP client written by hand, a `ClientTransport`
+/// called directly (what any swift-openapi-runtime client pays at least), or Courier over that transport.
+enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
+    case rawAHC = "raw-ahc"
+    case transportAHC = "transport-ahc"
+    case courierAHC = "courier-ahc"
+    case transportThinAHC = "transport-thin-ahc"
+    case courierThinAHC = "courier-thin-ahc"
+    case rawURLSession = "raw-urlsession"
+    case courierURLSession = "courier-urlsession"
+
+    /// The raw client this kind is compared with (itself for a raw client).
+    var baseline: ClientKind {
+        switch self {
+        case .rawAHC, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC: .rawAHC
+        case .rawURLSession, .courierURLSession: .rawURLSession
+        }
+    }
+
+    /// How the report names it.
+    var title: String {
+        switch self {
+        case .rawAHC: "raw AsyncHTTPClient"
+        case .transportAHC: "AsyncHTTPClientTransport alone"
+        case .courierAHC: "Courier + AsyncHTTPClientTransport"
+        case .transportThinAHC: "ThinAHCTransport alone"
+        case .courierThinAHC: "Courier + ThinAHCTransport"
+        case .rawURLSession: "raw URLSession"
+        case .courierURLSession: "Courier + URLSessionTransport"
+        }
+    }
+}

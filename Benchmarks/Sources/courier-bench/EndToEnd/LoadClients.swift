@@ -1,0 +1,101 @@
+import AsyncHTTPClient
+import BenchmarkSupport
+import Courier
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import OpenAPIURLSession
+import ThinAHCTransport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request: fetch `/users/octocat` and decode it.
+typealias Fetch = @Sendable () async throws -> User
+
+/// The shared HTTP clients and, for each ``ClientKind``, the request a competent user would write.
+/// Raw and Courier variants share one `HTTPClient` (and one `URLSession`), so they share connections.
+struct LoadClients: Sendable {
+    let baseURL: URL
+    let httpClient: HTTPClient
+    let session: URLSession
+    /// One decoder for every raw request, as a careful hand-written client keeps it.
+    let decoder = JSONDecoder()
+
+    init(baseURL: URL, connections: Int) {
+        self.baseURL = baseURL
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections
+        httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let sessionConfiguration = URLSessionConfiguration.default
+        sessionConfiguration.httpMaximumConnectionsPerHost = connections
+        session = URLSession(configuration: sessionConfiguration)
+    }
+
+    func shutdown() async throws {
+        session.finishTasksAndInvalidate()
+        try await httpClient.shutdown()
+    }
+
+    /// The request loop body for `kind`.
+    func fetch(_ kind: ClientKind, login: String = "octocat") -> Fetch {
+        switch kind {
+        case .rawAHC:
+            return { try await rawAHC(login: login) }
+        case .rawURLSession:
+            return { try await rawURLSession(login: login) }
+        case .transportAHC:
+            let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient))
+            return { try await viaTransport(transport, login: login) }
+        case .transportThinAHC:
+            let transport = ThinAHCTransport(client: httpClient)
+            return { try await viaTransport(transport, login: login) }
+        case .courierAHC:
+            let client = APIClient(
+                baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))
+            return { try await client.send(GetUser(login: login)) }
+        case .courierThinAHC:
+            let client = APIClient(baseURL: baseURL, transport: ThinAHCTransport(client: httpClient))
+            return { try await client.send(GetUser(login: login)) }
+        case .courierURLSession:
+            let client = APIClient(
+                baseURL: baseURL, transport: URLSessionTransport(configuration: .init(session: session)))
+            return { try await client.send(GetUser(login: login)) }
+        }
+    }
+
+    private func rawAHC(login: String) async throws -> User {
+        let request = HTTPClientRequest(url: "\(baseURL.absoluteString)/users/\(login)")
+        let response = try await httpClient.execute(request, timeout: .seconds(30))
+        guard response.status == .ok else { throw UnexpectedStatus(code: Int(response.status.code)) }
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return try decoder.decode(User.self, from: Data(buffer: body))
+    }
+
+    /// The least any swift-openapi-runtime client does: one `send`, collect the body, decode.
+    private func viaTransport(_ transport: some ClientTransport, login: String) async throws -> User {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/users/\(login)")
+        let (response, body) = try await transport.send(request, body: nil, baseURL: baseURL, operationID: "getUser")
+        guard response.status == .ok, let body else { throw UnexpectedStatus(code: response.status.code) }
+        return try decoder.decode(User.self, from: try await Data(collecting: body, upTo: 1 << 20))
+    }
+
+    private func rawURLSession(login: String) async throws -> User {
+        guard let url = URL(string: "\(baseURL.absoluteString)/users/\(login)") else { throw URLError(.badURL) }
+        let (data, response) = try await session.data(for: URLRequest(url: url))
+        let code = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard code == 200 else { throw UnexpectedStatus(code: code) }
+        return try decoder.decode(User.self, from: data)
+    }
+}
+
+/// A raw request got something other than `200 OK`.
+struct UnexpectedStatus: Error, CustomStringConvertible {
+    let code: Int
+    var description: String { "unexpected status \(code)" }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+extension Report {
+    /// Splits the extra cost of Courier over AsyncHTTPClient into the `ClientTransport` abstraction,
+    /// the packaged transport's own extra work, and Courier's own path, from differences of medians.
+    func breakdownTable() -> [String] {
+        var lines = [
+            "### Where the extra cost over raw AsyncHTTPClient goes (CPU µs / allocations per request)",
+            "",
+            "Differences of the medians above. Abstraction: ThinAHCTransport alone − raw (HTTPTypes ↔ NIO "
+                + "conversion, `HTTPBody`). Packaged transport: AsyncHTTPClientTransport alone − ThinAHCTransport "
+                + "alone. Courier: Courier over a transport − that transport alone.",
+            "",
+            "| c | abstraction | packaged transport | Courier (over AHCTransport) | Courier (over Thin) "
+                + "| total, Courier + AHCTransport − raw |",
+            "|--:|--:|--:|--:|--:|--:|",
+        ]
+        for concurrency in endToEnd.concurrencies {
+            func figures(_ kind: ClientKind) -> EndToEndSummary.Figures? { endToEnd[kind, concurrency] }
+            guard let raw = figures(.rawAHC), let thinAlone = figures(.transportThinAHC),
+                let packagedAlone = figures(.transportAHC), let courierPackaged = figures(.courierAHC),
+                let courierThin = figures(.courierThinAHC)
+            else { continue }
+            lines.append(
+                row([
+                    "\(concurrency)", delta(thinAlone, raw), delta(packagedAlone, thinAlone),
+                    delta(courierPackaged, packagedAlone), delta(courierThin, thinAlone), delta(courierPackaged, raw),
+                ]))
+        }
+        return lines
+    }
+
+    private func delta(_ value: EndToEndSummary.Figures, _ base: EndToEndSummary.Figures) -> String {
+        let cpu = String(format: "%+.1f µs", value.cpuPerRequest - base.cpuPerRequest)
+        guard let own = value.allocationsPerRequest, let other = base.allocationsPerRequest else { return cpu }
+        return cpu + String(format: " / %+.0f", own - other)
+    }
+}

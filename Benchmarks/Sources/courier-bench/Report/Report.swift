@@ -1,0 +1,180 @@
+import BenchmarkSupport
+import Foundation
+
+/// The Markdown report: ratios first, then the absolute figures they come from.
+struct Report {
+    let header: [String]
+    let endToEnd: EndToEndSummary
+    let downloads: [DownloadResult]
+    let micro: MicroResults?
+    /// How the client and the server were placed on CPUs, one sentence.
+    let pinning: String
+
+    /// The variants compared with their raw client, in table order.
+    private let compared: [ClientKind] = [
+        .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC, .courierURLSession,
+    ]
+
+    func render() -> String {
+        var lines = ["# Courier benchmarks: latest run", ""] + header + [""]
+        lines += ratioTable() + [""] + breakdownTable() + [""] + absoluteTable() + [""]
+        if let micro { lines += microTable(micro) + [""] }
+        if !downloads.isEmpty { lines += downloadTable() + [""] }
+        return lines.joined(separator: "\n")
+    }
+
+    private func ratioTable() -> [String] {
+        var lines = [
+            "## End to end: GET /users/octocat (331-byte JSON) + decode, compared with the raw client",
+            "",
+            "Medians of \(endToEnd.rounds) interleaved rounds (raw, Courier, … per concurrency), "
+                + String(format: "%.1f", endToEnd.secondsPerCell)
+                + " s per cell after a warm-up. Raw and Courier share one `HTTPClient` (64-connection pool) or one "
+                + "`URLSession` (64 connections per host). \(pinning) Above 1.00× costs more than raw, except "
+                + "req/s. CPU is the whole client process's user + system time per request (the steady metric); "
+                + "Δ is the variant − raw. \"alone\" calls the `ClientTransport` directly (`send`, collect the "
+                + "`HTTPBody`, decode): the least any swift-openapi-runtime client pays.",
+            "",
+            "| variant / raw | c | req/s | p50 | p99 | CPU/req (Δ µs) | allocs/req (Δ) |",
+            "|---|--:|--:|--:|--:|--:|--:|",
+        ]
+        for concurrency in endToEnd.concurrencies {
+            for variant in compared {
+                guard let mine = endToEnd[variant, concurrency], let raw = endToEnd[variant.baseline, concurrency]
+                else { continue }
+                let allocations: String
+                if let own = mine.allocationsPerRequest, let base = raw.allocationsPerRequest {
+                    allocations = ratio(own, base) + String(format: " (%+.0f)", own - base)
+                } else {
+                    allocations = "n/a"
+                }
+                lines.append(
+                    row([
+                        variant.title, "\(concurrency)", ratio(mine.requestsPerSecond, raw.requestsPerSecond),
+                        ratio(mine.p50, raw.p50), ratio(mine.p99, raw.p99),
+                        ratio(mine.cpuPerRequest, raw.cpuPerRequest)
+                            + String(format: " (%+.1f)", mine.cpuPerRequest - raw.cpuPerRequest),
+                        allocations,
+                    ]))
+            }
+        }
+        return lines
+    }
+
+    private func absoluteTable() -> [String] {
+        var lines = [
+            "### Absolute figures (medians; CPU range over the rounds)",
+            "",
+            "| client | c | req/s | p50 µs | p99 µs | CPU µs/req | CPU range | allocs/req |",
+            "|---|--:|--:|--:|--:|--:|--:|--:|",
+        ]
+        for concurrency in endToEnd.concurrencies {
+            for client in endToEnd.clients {
+                guard let figures = endToEnd[client, concurrency] else { continue }
+                lines.append(
+                    row([
+                        client.title, "\(concurrency)", String(format: "%.0f", figures.requestsPerSecond),
+                        String(format: "%.1f", figures.p50), String(format: "%.1f", figures.p99),
+                        String(format: "%.1f", figures.cpuPerRequest),
+                        String(format: "%.1f–%.1f", figures.cpuRange.lowerBound, figures.cpuRange.upperBound),
+                        figures.allocationsPerRequest.map { String(format: "%.1f", $0) } ?? "n/a",
+                    ]))
+            }
+        }
+        return lines
+    }
+
+    private func microTable(_ micro: MicroResults) -> [String] {
+        var lines = [
+            "## Micro: Courier's own path (ordo-one/benchmark; medians, one request per sample)",
+            "",
+            "(a) and (c) send through an in-process transport that returns a canned `200` with the same 331-byte "
+                + "body at once, so they measure build + (empty) middleware chain + validation + collect + decode.",
+            "",
+            "| benchmark | µs | allocations | samples |",
+            "|---|--:|--:|--:|",
+        ]
+        let rows: [(String, String)] = [
+            ("(a) ", MicroBenchmarkNames.sendUpdate), ("(b) ", MicroBenchmarkNames.decode),
+            ("(c) ", MicroBenchmarkNames.sendGet), ("(d) ", MicroBenchmarkNames.encodeBody),
+            ("(e) ", MicroBenchmarkNames.sendGetNamed),
+        ]
+        for (label, name) in rows {
+            guard let figures = micro[name] else { continue }
+            lines.append(
+                row([
+                    label + name, String(format: "%.2f", figures.microseconds),
+                    String(format: "%.0f", figures.allocations),
+                    "\(figures.samples)",
+                ]))
+        }
+        if let update = micro[MicroBenchmarkNames.sendUpdate], let decode = micro[MicroBenchmarkNames.decode] {
+            lines.append(
+                overheadRow("**Courier overhead (a) − (b)** (target < 10 µs, < 40 allocations)", update, decode))
+            if let encode = micro[MicroBenchmarkNames.encodeBody] {
+                let without = MicroResults.Figures(
+                    microseconds: update.microseconds - encode.microseconds,
+                    allocations: update.allocations - encode.allocations, samples: 0)
+                lines.append(
+                    overheadRow("… of which not the body's own JSON encoding, (a) − (b) − (d)", without, decode))
+            }
+        }
+        if let get = micro[MicroBenchmarkNames.sendGet], let decode = micro[MicroBenchmarkNames.decode] {
+            lines.append(overheadRow("Courier overhead for the end-to-end GET, (c) − (b)", get, decode))
+            if let named = micro[MicroBenchmarkNames.sendGetNamed] {
+                lines.append(overheadRow("… of which the default operationID, (c) − (e)", get, named))
+            }
+        }
+        return lines
+    }
+
+    private func downloadTable() -> [String] {
+        var lines = [
+            "## 1 GiB download streamed to a file (a fresh process per run, clients interleaved)",
+            "",
+            "Peak RSS is `VmHWM` from `/proc/self/status` after the download (target < 64 MiB for Courier); the "
+                + "highest over the runs. Throughput is the median; it is bounded by page-cache writes and varies "
+                + "from run to run by ±40 %, so it only tells whether a client is far off.",
+            "",
+            "| client | runs | peak RSS MiB | RSS before MiB | MiB/s (median) | MiB/s range |",
+            "|---|--:|--:|--:|--:|--:|",
+        ]
+        var clients: [DownloadClient] = []
+        for result in downloads where !clients.contains(result.client) { clients.append(result.client) }
+        for client in clients {
+            let runs = downloads.filter { $0.client == client }
+            let speeds = runs.map(\.mebibytesPerSecond)
+            lines.append(
+                row([
+                    client.title, "\(runs.count)",
+                    String(format: "%.1f", Double(runs.map(\.peakResidentBytes).max() ?? 0) / 1_048_576),
+                    String(format: "%.1f", Double(runs.map(\.residentBeforeBytes).max() ?? 0) / 1_048_576),
+                    String(format: "%.0f", median(speeds)),
+                    String(format: "%.0f–%.0f", speeds.min() ?? 0, speeds.max() ?? 0),
+                ]))
+        }
+        return lines
+    }
+
+    /// Tells on standard error which cells had failed requests.
+    func warnAboutErrors() {
+        for (key, figures) in endToEnd.figures where figures.errors > 0 {
+            log("warning: \(key.client.rawValue) at c=\(key.concurrency) had \(figures.errors) failed requests")
+        }
+    }
+
+    private func overheadRow(_ label: String, _ total: MicroResults.Figures, _ base: MicroResults.Figures) -> String {
+        row([
+            label, String(format: "%.2f", total.microseconds - base.microseconds),
+            String(format: "%.0f", total.allocations - base.allocations), "",
+        ])
+    }
+
+    func ratio(_ value: Double, _ base: Double) -> String {
+        base > 0 ? String(format: "%.2f×", value / base) : "n/a"
+    }
+
+    func row(_ cells: [String]) -> String {
+        "| " + cells.joined(separator: " | ") + " |"
+    }
+}
