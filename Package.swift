@@ -37,14 +37,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-                // The default transport on Linux; Apple-platform users never build SwiftNIO.
-                .product(
-                    name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
-                    condition: .when(platforms: [.linux])),
-                // Only to recognise AsyncHTTPClient's and SwiftNIO's transient errors when retrying.
+                // HTTPClientTransport, the default on Linux; Apple-platform users never build SwiftNIO.
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -35,24 +35,11 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
-        // A minimal ClientTransport over HTTPClient.execute, measured against AsyncHTTPClientTransport.
-        .target(
-            name: "ThinAHCTransport",
-            dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            ],
-            swiftSettings: upcomingFeatures
-        ),
         // End-to-end load against nginx, the 1 GiB download, and the report (`courier-bench --help`).
         .executableTarget(
             name: "courier-bench",
             dependencies: [
                 "BenchmarkSupport",
-                "ThinAHCTransport",
                 .product(name: "Courier", package: "Courier"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

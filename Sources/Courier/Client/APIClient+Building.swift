@@ -46,19 +46,20 @@ extension APIClient {
         guard !query.isEmpty || !defaults.isEmpty else { return path }
         // A path may carry a query of its own (a followed link); its names also win over the defaults.
         let literalQuery = path.firstIndex(of: "?").map { path[path.index(after: $0)...] }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
-        configuration.queryEncoding.serialize(query, escaping: .unreserved, into: &bytes)
-        if query.isEmpty && literalQuery == nil {
-            configuration.queryEncoding.serialize(defaults, escaping: .unreserved, into: &bytes)
-        } else {
-            let taken = Set(query.parameters.map(\.name)).union(literalQuery.map(Self.names(in:)) ?? [])
-            let remaining = defaults.parameters.filter { !taken.contains($0.name) }
-            configuration.queryEncoding.serialize(Query(remaining), escaping: .unreserved, into: &bytes)
+        let separator: UInt8? =
+            literalQuery == nil ? UInt8(ascii: "?") : (literalQuery?.isEmpty == true ? nil : UInt8(ascii: "&"))
+        var writer = QueryWriter(
+            prefix: path, firstSeparator: separator, capacity: 24 * (query.parameters.count + defaults.parameters.count)
+        )
+        configuration.queryEncoding.serialize(query.parameters, escaping: .unreserved, into: &writer)
+        if !defaults.isEmpty {
+            let literalNames = literalQuery.map(Self.names(in:)) ?? []
+            let remaining = defaults.parameters.lazy.filter {
+                !query.contains($0.name) && !literalNames.contains($0.name)
+            }
+            configuration.queryEncoding.serialize(remaining, escaping: .unreserved, into: &writer)
         }
-        if bytes.isEmpty { return path }
-        let joiner = literalQuery == nil ? "?" : (literalQuery?.isEmpty == true ? "" : "&")
-        return path + joiner + String(decoding: bytes, as: UTF8.self)
+        return writer.string
     }
 
     /// The decoded names of an encoded query, such as `a%5B%5D` → `a[]`.
@@ -89,9 +90,9 @@ extension APIClient {
             httpBody = HTTPBody(try encoder.encode(value))
             contentType = encoder.contentType
         case .form(let fields):
-            var bytes: [UInt8] = []
-            configuration.queryEncoding.serialize(fields, escaping: .form, into: &bytes)
-            httpBody = HTTPBody(bytes)
+            var writer = QueryWriter(capacity: fields.parameters.count * 24)
+            configuration.queryEncoding.serialize(fields.parameters, escaping: .form, into: &writer)
+            httpBody = HTTPBody(writer.bytes)
             contentType = "application/x-www-form-urlencoded; charset=utf-8"
         case .bytes(let data, let type):
             httpBody = HTTPBody(data)

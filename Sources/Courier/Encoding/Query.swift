@@ -52,6 +52,11 @@ public struct Query: Sendable, Hashable {
 extension Query: ExpressibleByDictionaryLiteral {
     /// A query from a dictionary literal; order is kept and `nil` values are left out.
     public init(dictionaryLiteral elements: (String, QueryValue?)...) {
-        self.init(elements.compactMap { name, value in value.map { QueryParameter(name: name, value: $0) } })
+        var parameters: [QueryParameter] = []
+        parameters.reserveCapacity(elements.count)
+        for (name, value) in elements {
+            if let value { parameters.append(QueryParameter(name: name, value: value)) }
+        }
+        self.init(parameters)
     }
 }

@@ -33,62 +33,99 @@ public struct QueryEncoding: Sendable, Hashable {
     }
 }
 
+/// Collects percent-encoded `name=value` pairs after an optional prefix (a path), writing `&` between
+/// pairs and `firstSeparator` (`?`, or `&` after a query already in the prefix) before the first.
+struct QueryWriter {
+    private(set) var bytes: [UInt8]
+    private var hasPairs = false
+    private let firstSeparator: UInt8?
+
+    init(prefix: String = "", firstSeparator: UInt8? = nil, capacity: Int = 64) {
+        bytes = []
+        bytes.reserveCapacity(prefix.utf8.count + capacity)
+        bytes.append(contentsOf: prefix.utf8)
+        self.firstSeparator = firstSeparator
+    }
+
+    /// Starts a pair: writes the separator and the encoded name and `=`.
+    mutating func startPair(name: String, escaping: PercentEncoding) {
+        if hasPairs {
+            bytes.append(UInt8(ascii: "&"))
+        } else if let firstSeparator {
+            bytes.append(firstSeparator)
+        }
+        hasPairs = true
+        escaping.append(name, to: &bytes)
+        bytes.append(UInt8(ascii: "="))
+    }
+
+    /// Writes a value, or a comma and a value within a comma-joined list.
+    mutating func appendValue(_ value: String, escaping: PercentEncoding, afterComma: Bool = false) {
+        if afterComma { bytes.append(UInt8(ascii: ",")) }
+        escaping.append(value, to: &bytes)
+    }
+
+    /// Everything written, prefix included.
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+}
+
 extension QueryEncoding {
-    /// Writes `query` as percent-encoded `name=value` pairs joined by `&`, appending to `bytes`
-    /// (which holds only pairs written by this method: a non-empty buffer gets a `&` first).
-    ///
-    /// Nested objects become `name[key]`; lists of lists or objects are indexed (`name[0][key]`)
-    /// whatever ``arrays`` says, because no other form round-trips.
-    func serialize(_ query: Query, escaping: PercentEncoding, into bytes: inout [UInt8]) {
-        for parameter in query.parameters {
-            append(parameter.value, name: parameter.name, escaping: escaping, into: &bytes)
+    /// Writes `parameters` as percent-encoded pairs. Nested objects become `name[key]`; lists of lists or
+    /// objects are indexed (`name[0][key]`) whatever ``arrays`` says, because no other form round-trips.
+    func serialize(
+        _ parameters: some Sequence<QueryParameter>, escaping: PercentEncoding, into writer: inout QueryWriter
+    ) {
+        for parameter in parameters {
+            append(parameter.value, name: parameter.name, escaping: escaping, into: &writer)
         }
     }
 
     /// The percent-encoded form of `query`.
     func serialize(_ query: Query, escaping: PercentEncoding) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(query.parameters.count * 16)
-        serialize(query, escaping: escaping, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var writer = QueryWriter(capacity: query.parameters.count * 16)
+        serialize(query.parameters, escaping: escaping, into: &writer)
+        return writer.string
     }
 
-    private func append(_ value: QueryValue, name: String, escaping: PercentEncoding, into bytes: inout [UInt8]) {
+    private func append(_ value: QueryValue, name: String, escaping: PercentEncoding, into writer: inout QueryWriter) {
         switch value {
         case .string(let text):
-            appendPair(name: name, value: text, escaping: escaping, into: &bytes)
+            writer.startPair(name: name, escaping: escaping)
+            writer.appendValue(text, escaping: escaping)
         case .bool(let flag):
-            appendPair(name: name, value: text(for: flag), escaping: escaping, into: &bytes)
+            writer.startPair(name: name, escaping: escaping)
+            writer.appendValue(text(for: flag), escaping: escaping)
         case .object(let query):
             for parameter in query.parameters {
-                append(parameter.value, name: "\(name)[\(parameter.name)]", escaping: escaping, into: &bytes)
+                append(parameter.value, name: "\(name)[\(parameter.name)]", escaping: escaping, into: &writer)
             }
         case .array(let elements):
-            appendArray(elements, name: name, escaping: escaping, into: &bytes)
+            appendArray(elements, name: name, escaping: escaping, into: &writer)
         }
     }
 
     private func appendArray(
-        _ elements: [QueryValue], name: String, escaping: PercentEncoding, into bytes: inout [UInt8]
+        _ elements: [QueryValue], name: String, escaping: PercentEncoding, into writer: inout QueryWriter
     ) {
         guard !elements.isEmpty else { return }
         let scalars = elements.compactMap(scalarText)
         guard scalars.count == elements.count else {
             for (index, element) in elements.enumerated() {
-                append(element, name: "\(name)[\(index)]", escaping: escaping, into: &bytes)
+                append(element, name: "\(name)[\(index)]", escaping: escaping, into: &writer)
             }
             return
         }
         switch arrays {
-        case .repeatedKey:
-            for text in scalars { appendPair(name: name, value: text, escaping: escaping, into: &bytes) }
-        case .brackets:
-            for text in scalars { appendPair(name: name + "[]", value: text, escaping: escaping, into: &bytes) }
+        case .repeatedKey, .brackets:
+            let key = arrays == .brackets ? name + "[]" : name
+            for text in scalars {
+                writer.startPair(name: key, escaping: escaping)
+                writer.appendValue(text, escaping: escaping)
+            }
         case .commaSeparated:
-            startPair(name: name, escaping: escaping, into: &bytes)
+            writer.startPair(name: name, escaping: escaping)
             for (index, text) in scalars.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                escaping.append(text, to: &bytes)
+                writer.appendValue(text, escaping: escaping, afterComma: index > 0)
             }
         }
     }
@@ -106,16 +143,5 @@ extension QueryEncoding {
         case .literal: flag ? "true" : "false"
         case .numeric: flag ? "1" : "0"
         }
-    }
-
-    private func startPair(name: String, escaping: PercentEncoding, into bytes: inout [UInt8]) {
-        if !bytes.isEmpty { bytes.append(UInt8(ascii: "&")) }
-        escaping.append(name, to: &bytes)
-        bytes.append(UInt8(ascii: "="))
-    }
-
-    private func appendPair(name: String, value: String, escaping: PercentEncoding, into bytes: inout [UInt8]) {
-        startPair(name: name, escaping: escaping, into: &bytes)
-        escaping.append(value, to: &bytes)
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Literals work directly: `["q": "swift", "page": 2, "draft": false, "tags": ["a", "b"], "filter": ["lang": "en"]]`.
 /// How lists and bools are written is decided by ``QueryEncoding``.
-public indirect enum QueryValue: Sendable, Hashable {
+public enum QueryValue: Sendable, Hashable {
     /// A text value, written as is (after percent-encoding).
     case string(String)
     /// A boolean, written as `true`/`false` or `1`/`0` (see ``QueryEncoding/BoolEncoding``).

@@ -54,7 +54,7 @@ extension Route {
     /// The client's timeout.
     public var timeout: Duration? { nil }
     /// The type's name.
-    public var operationID: String { String(describing: Self.self) }
+    public var operationID: String { TypeNames.name(of: Self.self) }
     /// Leaves the request as built.
     public func prepare(_ request: inout HTTPRequest) throws {}
 }

@@ -14,31 +14,101 @@ public import HTTPTypes
 /// Its `description` is one line and never contains a secret: API keys, tokens and passwords are
 /// redacted from the URL, the headers, the body snippet and the underlying error's text.
 public struct APIError: Error, Sendable {
+    /// All of the error's fields, behind one immutable reference: an `APIError` is then a single pointer,
+    /// which keeps every async frame on the request path small (errors are thrown as a typed `APIError`,
+    /// so each frame reserves room for one).
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private struct Fields {
+        var kind: Kind
+        var phase: Phase
+        var method: HTTPRequest.Method?
+        var url: String?
+        var status: HTTPResponse.Status?
+        var responseHeaders: HTTPFields?
+        var bodySnippet: String?
+        var errorBody: (any Sendable)?
+        var message: String?
+        var underlyingError: (any Error)?
+        var attempts: Int?
+        var resumeData: DownloadResumeData?
+    }
+
+    private var box: Box
+
+    private subscript<Value>(field field: WritableKeyPath<Fields, Value>) -> Value {
+        get { box.fields[keyPath: field] }
+        set {
+            var fields = box.fields
+            fields[keyPath: field] = newValue
+            box = Box(fields)
+        }
+    }
+
     /// What went wrong.
-    public var kind: Kind
+    public var kind: Kind {
+        get { self[field: \.kind] }
+        set { self[field: \.kind] = newValue }
+    }
     /// The stage of the request that failed.
-    public var phase: Phase
+    public var phase: Phase {
+        get { self[field: \.phase] }
+        set { self[field: \.phase] = newValue }
+    }
     /// The request's method, when a request was built.
-    public var method: HTTPRequest.Method?
+    public var method: HTTPRequest.Method? {
+        get { self[field: \.method] }
+        set { self[field: \.method] = newValue }
+    }
     /// The request's full URL with secret query values replaced by `<redacted>`.
-    public var url: String?
+    public var url: String? {
+        get { self[field: \.url] }
+        set { self[field: \.url] = newValue }
+    }
     /// The response status, when a response head arrived.
-    public var status: HTTPResponse.Status?
+    public var status: HTTPResponse.Status? {
+        get { self[field: \.status] }
+        set { self[field: \.status] = newValue }
+    }
     /// The response header fields, secret ones redacted.
-    public var responseHeaders: HTTPFields?
+    public var responseHeaders: HTTPFields? {
+        get { self[field: \.responseHeaders] }
+        set { self[field: \.responseHeaders] = newValue }
+    }
     /// The start of the response body as text (at most ``snippetLimit`` characters), secrets redacted.
-    public var bodySnippet: String?
+    public var bodySnippet: String? {
+        get { self[field: \.bodySnippet] }
+        set { self[field: \.bodySnippet] = newValue }
+    }
     /// The API's own error body, decoded with the client's ``APIClient/Configuration/errorBody`` type.
-    public var errorBody: (any Sendable)?
+    public var errorBody: (any Sendable)? {
+        get { self[field: \.errorBody] }
+        set { self[field: \.errorBody] = newValue }
+    }
     /// What the failure was, in words, when no underlying error says it better.
-    public var message: String?
+    public var message: String? {
+        get { self[field: \.message] }
+        set { self[field: \.message] = newValue }
+    }
     /// The error that caused this one, if any (a `DecodingError`, a transport error, …).
-    public var underlyingError: (any Error)?
+    public var underlyingError: (any Error)? {
+        get { self[field: \.underlyingError] }
+        set { self[field: \.underlyingError] = newValue }
+    }
     /// How many times the request was sent, when a retry middleware sent it more than once.
-    public var attempts: Int?
+    public var attempts: Int? {
+        get { self[field: \.attempts] }
+        set { self[field: \.attempts] = newValue }
+    }
     /// For an interrupted download that can continue: pass it to
     /// ``APIClient/download(_:to:resumingFrom:progress:)``.
-    public var resumeData: DownloadResumeData?
+    public var resumeData: DownloadResumeData? {
+        get { self[field: \.resumeData] }
+        set { self[field: \.resumeData] = newValue }
+    }
 
     /// The most characters of a response body kept in ``bodySnippet``.
     public static let snippetLimit = 512
@@ -47,10 +117,10 @@ public struct APIError: Error, Sendable {
     public init(
         _ kind: Kind, phase: Phase, message: String? = nil, underlyingError: (any Error)? = nil
     ) {
-        self.kind = kind
-        self.phase = phase
-        self.message = message
-        self.underlyingError = underlyingError
+        box = Box(
+            Fields(
+                kind: kind, phase: phase, method: nil, url: nil, status: nil, responseHeaders: nil, bodySnippet: nil,
+                errorBody: nil, message: message, underlyingError: underlyingError, attempts: nil, resumeData: nil))
     }
 
     /// The decoded error body as a `T`, if it is one.

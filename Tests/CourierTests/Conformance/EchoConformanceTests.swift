@@ -64,3 +64,25 @@ import Testing
         #expect(echo.path == "/echo/v1/things/a%20b")
     }
 }
+
+/// Repeated response fields (several `Set-Cookie`s) as each transport delivers them.
+@Suite(.timeLimit(.minutes(1))) struct RepeatedFieldConformanceTests {
+    @Test(arguments: TransportUnderTest.all)
+    func repeatedResponseFields(transport: TransportUnderTest) async throws {
+        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
+        let response = try await client.response(
+            APIRequest<Data>.get("/headers/set", query: ["X-Multi": ["first", "second"]]))
+        let name = try #require(HTTPField.Name("X-Multi"))
+        let values = response.headerFields[values: name]
+        switch transport {
+        case .httpClient:
+            #expect(values == ["first", "second"], "Courier's transport keeps every field")
+        case .urlSession:
+            // FoundationNetworking joins repeated fields into one value (RFC 9110 list syntax).
+            #expect(values == ["first, second"])
+        case .openAPIAsyncHTTPClient:
+            // Known limitation of swift-openapi-async-http-client 1.5: only the last field survives.
+            #expect(values == ["second"])
+        }
+    }
+}

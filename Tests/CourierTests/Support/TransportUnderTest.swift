@@ -4,18 +4,23 @@ import OpenAPIURLSession
 import Testing
 
 #if canImport(OpenAPIAsyncHTTPClient)
+    import AsyncHTTPClient
     import OpenAPIAsyncHTTPClient
 #endif
 
 /// Every real transport the conformance suites run against. A new transport is one case here.
 enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
+    /// swift-openapi-urlsession's `URLSessionTransport` (the Apple-platform default).
     case urlSession
-    case asyncHTTPClient
+    /// Courier's `HTTPClientTransport` exactly as `DefaultTransport` makes it (the Linux default).
+    case httpClient
+    /// swift-openapi-async-http-client's `AsyncHTTPClientTransport` on `HTTPClient.shared`.
+    case openAPIAsyncHTTPClient
 
     /// The transports available on this platform.
     static var all: [TransportUnderTest] {
         #if canImport(OpenAPIAsyncHTTPClient)
-            [.urlSession, .asyncHTTPClient]
+            [.urlSession, .httpClient, .openAPIAsyncHTTPClient]
         #else
             [.urlSession]
         #endif
@@ -25,9 +30,11 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
         switch self {
         case .urlSession:
             return URLSessionTransport()
-        case .asyncHTTPClient:
+        case .httpClient:
+            return DefaultTransport.make()
+        case .openAPIAsyncHTTPClient:
             #if canImport(OpenAPIAsyncHTTPClient)
-                return AsyncHTTPClientTransport()
+                return AsyncHTTPClientTransport(configuration: .init(client: .shared))
             #else
                 return URLSessionTransport()
             #endif

@@ -4,7 +4,7 @@ import ArgumentParser
 enum DownloadClient: String, CaseIterable, Codable, ExpressibleByArgument {
     /// `APIClient.download` over swift-openapi-async-http-client's `AsyncHTTPClientTransport`.
     case courierAHC = "courier-ahc"
-    /// `APIClient.download` over ``ThinAHCTransport``.
+    /// `APIClient.download` over ``HTTPClientTransport`` (Courier's).
     case courierThinAHC = "courier-thin-ahc"
     /// `HTTPClient.execute`, writing each `ByteBuffer` to a `FileHandle`.
     case rawAHC = "raw-ahc"
@@ -12,7 +12,7 @@ enum DownloadClient: String, CaseIterable, Codable, ExpressibleByArgument {
     var title: String {
         switch self {
         case .courierAHC: "Courier + AsyncHTTPClientTransport"
-        case .courierThinAHC: "Courier + ThinAHCTransport"
+        case .courierThinAHC: "Courier + HTTPClientTransport"
         case .rawAHC: "raw AsyncHTTPClient"
         }
     }

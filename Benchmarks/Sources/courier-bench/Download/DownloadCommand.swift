@@ -6,7 +6,6 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import OpenAPIAsyncHTTPClient
-import ThinAHCTransport
 
 /// `courier-bench download`: streams one large file to disk and reports peak RSS and throughput. Run it
 /// in a fresh process per client, so that the peak belongs to that download alone.
@@ -65,7 +64,7 @@ struct DownloadCommand: AsyncParsableCommand {
                 baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))
             _ = try await api.download(APIRequest<Void>.get("/big.bin"), to: file)
         case .courierThinAHC:
-            let api = APIClient(baseURL: baseURL, transport: ThinAHCTransport(client: httpClient))
+            let api = APIClient(baseURL: baseURL, transport: HTTPClientTransport(client: httpClient))
             _ = try await api.download(APIRequest<Void>.get("/big.bin"), to: file)
         case .rawAHC:
             let request = HTTPClientRequest(url: baseURL.absoluteString + "/big.bin")

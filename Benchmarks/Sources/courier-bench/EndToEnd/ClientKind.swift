@@ -25,8 +25,8 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
         case .rawAHC: "raw AsyncHTTPClient"
         case .transportAHC: "AsyncHTTPClientTransport alone"
         case .courierAHC: "Courier + AsyncHTTPClientTransport"
-        case .transportThinAHC: "ThinAHCTransport alone"
-        case .courierThinAHC: "Courier + ThinAHCTransport"
+        case .transportThinAHC: "HTTPClientTransport alone"
+        case .courierThinAHC: "Courier + HTTPClientTransport"
         case .rawURLSession: "raw URLSession"
         case .courierURLSession: "Courier + URLSessionTransport"
         }

@@ -9,7 +9,6 @@ import NIOHTTP1
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OpenAPIURLSession
-import ThinAHCTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -53,14 +52,14 @@ struct LoadClients: Sendable {
             let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient))
             return { try await viaTransport(transport, login: login) }
         case .transportThinAHC:
-            let transport = ThinAHCTransport(client: httpClient)
+            let transport = HTTPClientTransport(client: httpClient)
             return { try await viaTransport(transport, login: login) }
         case .courierAHC:
             let client = APIClient(
                 baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))
             return { try await client.send(GetUser(login: login)) }
         case .courierThinAHC:
-            let client = APIClient(baseURL: baseURL, transport: ThinAHCTransport(client: httpClient))
+            let client = APIClient(baseURL: baseURL, transport: HTTPClientTransport(client: httpClient))
             return { try await client.send(GetUser(login: login)) }
         case .courierURLSession:
             let client = APIClient(

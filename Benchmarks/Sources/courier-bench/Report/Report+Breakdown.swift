@@ -7,8 +7,8 @@ extension Report {
         var lines = [
             "### Where the extra cost over raw AsyncHTTPClient goes (CPU µs / allocations per request)",
             "",
-            "Differences of the medians above. Abstraction: ThinAHCTransport alone − raw (HTTPTypes ↔ NIO "
-                + "conversion, `HTTPBody`). Packaged transport: AsyncHTTPClientTransport alone − ThinAHCTransport "
+            "Differences of the medians above. Abstraction: HTTPClientTransport alone − raw (HTTPTypes ↔ NIO "
+                + "conversion, `HTTPBody`). Packaged transport: AsyncHTTPClientTransport alone − HTTPClientTransport "
                 + "alone. Courier: Courier over a transport − that transport alone.",
             "",
             "| c | abstraction | packaged transport | Courier (over AHCTransport) | Courier (over Thin) "

@@ -1,0 +1,53 @@
+#if canImport(AsyncHTTPClient)
+    import AsyncHTTPClient
+    import HTTPTypes
+    import NIOCore
+    import NIOHTTP1
+    import OpenAPIRuntime
+
+    extension HTTPClientTransport {
+        /// The response head with every header field kept in order, and the body as a single-pass stream.
+        static func makeResponse(_ response: HTTPClientResponse, method: HTTPRequest.Method) -> (
+            HTTPResponse, HTTPBody?
+        ) {
+            var fields = HTTPFields()
+            fields.reserveCapacity(response.headers.count)
+            for (name, value) in response.headers {
+                // AsyncHTTPClient has already rejected invalid names; skip rather than trap if one slips by.
+                guard let fieldName = HTTPField.Name(name) else { continue }
+                fields.append(HTTPField(name: fieldName, value: value))
+            }
+            let head = HTTPResponse(
+                status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+                headerFields: fields)
+            switch method {
+            case .head, .connect, .trace:
+                return (head, nil)
+            default:
+                let length: HTTPBody.Length =
+                    fields[.contentLength].flatMap { Int64($0) }.map { .known($0) } ?? .unknown
+                return (head, HTTPBody(ResponseChunks(body: response.body), length: length, iterationBehavior: .single))
+            }
+        }
+    }
+
+    /// AsyncHTTPClient's response buffers as `HTTPBody` chunks, each copied once, with no sequence in between.
+    struct ResponseChunks: AsyncSequence, Sendable {
+        typealias Element = HTTPBody.ByteChunk
+
+        let body: HTTPClientResponse.Body
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var buffers: HTTPClientResponse.Body.AsyncIterator
+
+            mutating func next() async throws -> HTTPBody.ByteChunk? {
+                guard let buffer = try await buffers.next() else { return nil }
+                return buffer.withUnsafeReadableBytes { HTTPBody.ByteChunk($0) }
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(buffers: body.makeAsyncIterator())
+        }
+    }
+#endif
