@@ -76,25 +76,6 @@ import Testing
         return line.flatMap { Int64($0.split(separator: " ").dropFirst().first ?? "") }.map { $0 * 1024 }
     }
 
-    /// Runs in a child process of its own (an exit test), so that no other test's memory is counted.
-    @Test func a200MiBFileStreamsWithBoundedMemoryAndMonotonicProgress() async throws {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            do {
-                let growth = try await MultipartTests.uploadTwoHundredMebibytes()
-                FileHandle.standardError.write(Data("resident memory growth: \(growth / 1024 / 1024) MiB\n".utf8))
-                if growth >= 64 * 1024 * 1024 { exit(EXIT_FAILURE) }
-            } catch {
-                FileHandle.standardError.write(Data("upload failed: \(error)\n".utf8))
-                exit(EXIT_FAILURE)
-            }
-        }
-        let report = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        print(
-            "200 MiB multipart upload (client and in-process server):",
-            report.trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(report.contains("resident memory growth"))
-    }
-
     /// Uploads a 200 MiB file as multipart to the demo server's hashing route and returns how much the
     /// process's resident memory grew at the peak; fails if the upload or its progress is wrong.
     static func uploadTwoHundredMebibytes() async throws -> Int64 {

@@ -1,0 +1,142 @@
+import Courier
+import Foundation
+import HTTPTypes
+import XMLCoder
+
+/// The README's examples for pagination, envelopes, cancellation, formats, hooks, multipart, downloads and
+/// secrets, compiled. `ReadmeExampleTests` checks README.md shows them verbatim and runs them.
+enum ReadmeFeatureExamples {
+    struct Repository: Decodable, Sendable { let full_name: String }
+    struct SearchResults: Decodable, Sendable { let items: [Repository] }
+
+    // BEGIN README: pagination
+    struct SearchRepositories: PaginatedEndpoint {
+        typealias Response = SearchResults
+        let q: String
+        var path: RoutePath { "/search/repositories" }
+        var query: Query { ["q": .string(q), "per_page": 20] }
+        func items(in page: SearchResults) -> [Repository] { page.items }
+        func nextPage(after page: APIResponse<SearchResults>) -> NextPage<Self>? { .followingLink(in: page) }
+    }
+
+    static func firstFifty(_ client: APIClient) async throws -> [Repository] {
+        var repositories: [Repository] = []
+        for try await repository in client.items(SearchRepositories(q: "swift")) {
+            repositories.append(repository)
+            if repositories.count == 50 { break }  // no further page is requested
+        }
+        return repositories
+    }
+    // END README: pagination
+
+    // BEGIN README: envelope
+    struct Article: Decodable, Sendable { let id: Int }
+
+    static func articles(baseURL: URL, token: String) async throws -> [Article] {
+        let client = APIClient(baseURL: baseURL) { $0.envelope = .successFlag }  // {"success","error","response"}
+        do {
+            return try await client.send(
+                APIRequest<[Article]>.get("/envelope/articles", headers: [.authorization: "Bearer \(token)"]))
+        } catch {
+            if let info = error.errorBody(as: SuccessFlagEnvelope.ErrorInfo.self) {  // kind == .logicalError
+                print("the API said no:", info.errorMessage, info.errorCode ?? 0)
+            }
+            throw error
+        }
+    }
+    // END README: envelope
+
+    // BEGIN README: cancel by type
+    struct GetRepository: Endpoint, CancellableByType {
+        typealias Response = Repository
+        let owner: String
+        let name: String
+        var path: RoutePath { "/repos/\(owner)/\(name)" }
+    }
+
+    static func userLeftProfile(of owner: String, client: APIClient) {
+        client.cancelAll(GetRepository.self) { $0.owner == owner }  // other requests go on
+    }
+    // END README: cancel by type
+
+    // BEGIN README: body formats
+    struct XMLBody: RequestBodyEncoder {
+        var contentType: String { "application/xml" }
+        func encode<T: Encodable>(_ value: T) throws -> Data { try XMLEncoder().encode(value, withRootKey: "user") }
+    }
+
+    struct XMLReader: ResponseBodyDecoder {
+        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+            try XMLDecoder().decode(type, from: data)
+        }
+    }
+
+    struct User: Codable, Sendable {
+        let login: String
+        let id: Int
+    }
+
+    struct CreateUser: Endpoint {
+        typealias Response = User
+        let user: User
+        var method: HTTPRequest.Method { .post }
+        var path: RoutePath { "/testing/xml/users" }
+        var body: RequestBody { .encoded(user, using: XMLBody()) }
+        var decoder: (any ResponseBodyDecoder)? { XMLReader() }
+    }
+    // END README: body formats
+
+    // BEGIN README: hooks
+    struct SignedEcho: Endpoint {
+        typealias Response = Data
+        var path: RoutePath { "/echo/signed" }
+        func prepare(_ request: inout HTTPRequest) throws {  // after Courier built it, before middleware
+            request.headerFields[.authorization] = "Signature \(request.method.rawValue) \(request.path ?? "")"
+        }
+        func inspect(_ response: HTTPResponse, body: Data) throws {  // before decoding; throw to reject
+            if response.headerFields[.contentType] == nil { throw URLError(.badServerResponse) }
+        }
+    }
+    // END README: hooks
+
+    // BEGIN README: multipart
+    struct UploadReceipt: Decodable, Sendable { let bytes: Int }
+
+    static func upload(_ photo: URL, with client: APIClient) async throws -> UploadReceipt {
+        var form = MultipartFormData()
+        form.append("holidays", name: "album")
+        try form.appendFile(at: photo, name: "photo", contentType: "image/jpeg")  // streamed from disk
+        let body = RequestBody.multipart(form).reportingProgress { progress in
+            print("sent \(progress.completedBytes) of \(progress.totalBytes ?? 0) bytes")
+        }
+        return try await client.send(APIRequest<UploadReceipt>.post("/testing/upload", body: body))
+    }
+    // END README: multipart
+
+    // BEGIN README: resumable download
+    static func fetch(_ path: RoutePath, to destination: URL, with client: APIClient) async throws {
+        var resume: DownloadResumeData?
+        for attempt in 1...3 {
+            do {
+                _ = try await client.download(APIRequest<Void>.get(path), to: destination, resumingFrom: resume)
+                return
+            } catch {
+                guard attempt < 3, let partial = error.resumeData else { throw error }
+                resume = partial  // go on where it stopped, with Range and If-Range
+            }
+        }
+    }
+    // END README: resumable download
+
+    // BEGIN README: secrets
+    static func shortenerClient(baseURL: URL) throws -> APIClient {
+        let secrets = Secrets([
+            .environment(prefix: "COURIER_"),  // COURIER_GOOGLE_API_KEY
+            .jsonFile(URL(filePath: "secrets.json")),
+            .propertyList(URL(filePath: "Secrets.plist")),
+        ])
+        let key = try secrets["GOOGLE_API_KEY"]  // a SecretsError names every place it looked
+        return APIClient(baseURL: baseURL) { $0.defaultQuery["key"] = .string(key.value) }
+    }
+    // END README: secrets
+}
