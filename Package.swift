@@ -55,6 +55,16 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // Example clients for the seed APIs, written only against Courier's public API.
+        .target(
+            name: "CourierExamples",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         // An independent implementation of the example APIs and of the test routes.
         // It never imports Courier, so a passing end-to-end test proves the wire format.
         .target(
@@ -73,6 +83,7 @@ let package = Package(
             name: "courier-demo",
             dependencies: [
                 "Courier",
+                "CourierExamples",
                 "CourierDemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -83,6 +94,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierTesting",
+                "CourierExamples",
                 "CourierDemoServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

@@ -1,0 +1,45 @@
+import Courier
+import CourierDemoServer
+import CourierExamples
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct AccountClientTests {
+    struct AuthStats: Decodable, Sendable { let refreshes: Int }
+
+    @Test func formLoginThenMeThenRefreshOnExpiry() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let accounts = AccountClient(baseURL: base)
+            let me = try await accounts.logIn(
+                email: DemoCredentials.loginEmail, password: Secret(DemoCredentials.loginPassword),
+                tokenLifetime: .milliseconds(300))
+            #expect(me.email == DemoCredentials.loginEmail)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await accounts.me().name == "Ada Lovelace")
+            let stats = try await APIClient(baseURL: base).send(APIRequest<AuthStats>.get("/auth/stats"))
+            #expect(stats.refreshes == 1)
+        }
+    }
+
+    @Test func wrongCredentialsSurfaceTheServersMessage() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let password = "wrong-password-xyz"
+            let error = await #expect(throws: APIError.self) {
+                try await AccountClient(baseURL: base).logIn(
+                    email: DemoCredentials.loginEmail, password: Secret(password))
+            }
+            #expect(error?.status == .badRequest)
+            #expect(error?.errorBody(as: AccountError.self)?.message == "Invalid email or password")
+            #expect(error?.description.contains(password) == false)
+        }
+    }
+
+    @Test func meBeforeLoggingInIsAClearError() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let error = await #expect(throws: APIError.self) { try await AccountClient(baseURL: base).me() }
+            #expect(error?.kind == .authenticationFailed)
+            #expect(error?.description.contains("not logged in") == true)
+        }
+    }
+}

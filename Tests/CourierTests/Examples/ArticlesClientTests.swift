@@ -1,0 +1,54 @@
+import Courier
+import CourierDemoServer
+import CourierExamples
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ArticlesClientTests {
+    struct Stats: Decodable, Sendable { let maxInFlight: Int }
+
+    func api(_ base: URL, password: String = DemoCredentials.envelopePassword) -> ArticlesClient {
+        ArticlesClient(baseURL: base, username: DemoCredentials.envelopeUser, password: Secret(password))
+    }
+
+    @Test func logsInByItselfAndUnwrapsArticles() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let api = api(base)
+            let articles = try await api.articles(page: 1)
+            #expect(articles.count == 10)
+            #expect(try await api.article(id: articles[0].id) == articles[0])
+            #expect(try await api.avatar() == nil)
+        }
+    }
+
+    @Test func logicalFailuresCarryTheAPIsErrorAndServerErrorsStayServerErrors() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let missing = await #expect(throws: APIError.self) { try await api(base).article(id: 9999) }
+            #expect(missing?.kind == .logicalError)
+            #expect(missing?.errorBody(as: SuccessFlagEnvelope.ErrorInfo.self)?.errorCode == 1004)
+            let wrongPassword = await #expect(throws: APIError.self) {
+                try await api(base, password: "nope").articles()
+            }
+            #expect(wrongPassword?.kind == .authenticationFailed)
+            #expect(wrongPassword?.description.contains("Invalid username or password") == true)
+        }
+    }
+
+    @Test func atMostTwoRequestsAreInFlight() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let api = api(base)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for page in 1...4 {
+                    for _ in 0..<2 {
+                        group.addTask { _ = try await api.articles(page: page, delay: .milliseconds(80)) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let stats = try await APIClient(baseURL: base) { $0.envelope = .successFlag }
+                .send(APIRequest<Stats>.get("/envelope/stats"))
+            #expect(stats.maxInFlight == 2)
+        }
+    }
+}

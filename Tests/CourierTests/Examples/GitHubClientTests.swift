@@ -1,0 +1,64 @@
+import Courier
+import CourierDemoServer
+import CourierExamples
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct GitHubClientTests {
+    @Test func userWithRateLimitAndCreatedDate() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let (user, rateLimit) = try await GitHubClient(baseURL: base).user("octocat")
+            #expect(user.login == "octocat")
+            #expect(user.id == 583231)
+            #expect(user.createdAt != nil)
+            let limit = try #require(rateLimit)
+            #expect(limit.limit == 60)
+            #expect(limit.remaining == 59)
+            let (_, authenticated) = try await GitHubClient(baseURL: base, token: Secret(DemoCredentials.githubToken))
+                .user("octocat")
+            #expect(authenticated?.limit == 5000)
+        }
+    }
+
+    @Test func notFoundIsGitHubsError() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let error = await #expect(throws: APIError.self) {
+                try await GitHubClient(baseURL: base).user("no-such-user")
+            }
+            #expect(error?.status == .notFound)
+            #expect(error?.errorBody(as: GitHubError.self)?.message == "Not Found")
+            #expect(error?.errorBody(as: GitHubError.self)?.documentationURL != nil)
+        }
+    }
+
+    @Test func aBadTokenIsBadCredentialsAndNeverPrinted() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let token = "ghp_WRONG_TOKEN_123456"
+            let error = await #expect(throws: APIError.self) {
+                try await GitHubClient(baseURL: base, token: Secret(token)).authenticatedUser()
+            }
+            #expect(error?.status == .unauthorized)
+            #expect(error?.errorBody(as: GitHubError.self)?.message == "Bad credentials")
+            #expect(error?.description.contains(token) == false)
+            let me = try await GitHubClient(baseURL: base, token: Secret(DemoCredentials.githubToken))
+                .authenticatedUser()
+            #expect(me.login == "octocat")
+        }
+    }
+
+    @Test func searchFollowsLinkHeadersLazily() async throws {
+        try await TestServers.withFreshDemoServer { base in
+            let github = GitHubClient(baseURL: base, token: Secret(DemoCredentials.githubToken))
+            var names: [String] = []
+            for try await repository in github.searchRepositories("swift", perPage: 20) {
+                names.append(repository.fullName)
+                if names.count == 45 { break }
+            }
+            #expect(names.count == 45)
+            #expect(Set(names).count == 45, "pages overlap")
+            let all = try await github.searchRepositories("swift", perPage: 50).reduce(0) { count, _ in count + 1 }
+            #expect(all == 100)
+        }
+    }
+}
