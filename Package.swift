@@ -86,6 +86,9 @@ let package = Package(
                 "CourierExamples",
                 "CourierDemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -15,7 +15,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let server = try await DemoServer.start(host: host, port: port)
-        print("Courier demo server listening on \(server.baseURL.absoluteString) (Ctrl-C to stop)")
+        // Unbuffered, so that a supervisor reading a pipe sees the address at once.
+        let line = "Courier demo server listening on \(server.baseURL.absoluteString) (Ctrl-C to stop)\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
         try await server.run()
     }
 }

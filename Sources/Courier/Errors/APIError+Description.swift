@@ -6,13 +6,15 @@ extension APIError: CustomStringConvertible, LocalizedError {
     ///
     /// `GET https://api.example.com/users/x?key=<redacted> failed: 404 Not Found — API error: Not Found`
     public var description: String {
-        var text = "\(method?.rawValue ?? "Request") \(url ?? "<no URL>") failed"
+        let target = [method?.rawValue, url].compactMap { $0 }.joined(separator: " ")
+        var text = target.isEmpty ? "Request failed" : "\(target) failed"
         if let status { text += ": \(StatusText.describe(status))" }
         text += " — \(kind)"
         if let message, !message.isEmpty { text += ": \(message)" }
-        if kind != .apiError && kind != .unacceptableStatus { text += " (while \(phase))" }
+        let statusKinds: Set<Kind> = [.apiError, .unacceptableStatus, .logicalError]
+        if !statusKinds.contains(kind) { text += " (while \(phase))" }
         if let attempts, attempts > 1 { text += " after \(attempts) attempts" }
-        if let bodySnippet, !bodySnippet.isEmpty, kind != .apiError {
+        if let bodySnippet, !bodySnippet.isEmpty, kind != .apiError, kind != .logicalError {
             text += "; body: \"\(bodySnippet)\""
         }
         return text

@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The built `courier-demo` binary, run as a user would: the tour against its embedded server, and
+/// `serve` in one process with the tour against it (`--base-url`) in another.
+@Suite(.timeLimit(.minutes(1))) struct CourierDemoTests {
+    static let sections = [
+        "URL shortener", "GitHub-style API", "Flickr-style photos", "Envelope API", "Form login",
+        "Retries and downloads",
+    ]
+
+    /// `courier-demo` beside the test binary in the build folder.
+    static func binary() throws -> URL {
+        let folder = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appending(path: "courier-demo") }
+        return try #require(
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0.path(percentEncoded: false)) },
+            "build courier-demo first (swift build): looked in \(candidates.map(\.path))")
+    }
+
+    /// A running child process whose standard output is collected.
+    final class Child: Sendable {
+        /// The bytes the child has written so far.
+        final class Output: Sendable {
+            let bytes = Mutex(Data())
+        }
+
+        let process = Process()
+        private let output = Output()
+
+        init(_ executable: URL, _ arguments: [String]) throws {
+            process.executableURL = executable
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            pipe.fileHandleForReading.readabilityHandler = { [output] handle in
+                let chunk = handle.availableData
+                output.bytes.withLock { $0.append(chunk) }
+            }
+            try process.run()
+        }
+
+        var text: String { output.bytes.withLock { String(decoding: $0, as: UTF8.self) } }
+
+        /// Waits (polling, without blocking a thread) until the process ends or `limit` passes.
+        func exitCode(within limit: Duration) async throws -> Int32 {
+            let deadline = ContinuousClock.now + limit
+            while process.isRunning {
+                guard ContinuousClock.now < deadline else {
+                    process.terminate()
+                    throw CancellationError()
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(50))  // let the last output arrive
+            return process.terminationStatus
+        }
+    }
+
+    @Test func theTourRunsEverySectionAndExitsZero() async throws {
+        let started = ContinuousClock.now
+        let tour = try Child(Self.binary(), [])
+        let status = try await tour.exitCode(within: .seconds(30))
+        let text = tour.text
+        #expect(status == 0, "courier-demo exited \(status):\n\(text)")
+        for section in Self.sections { #expect(text.contains(section), "no \"\(section)\" section:\n\(text)") }
+        #expect(text.contains("steps succeeded"))
+        #expect(!text.contains("✗"))
+        #expect(ContinuousClock.now - started < .seconds(10), "the tour must finish in under 10 seconds")
+        #expect(!text.contains("demo-shortener-key"), "the tour printed an API key")
+    }
+
+    @Test func serveAndTheTourAgainstItWithBaseURL() async throws {
+        let server = try Child(Self.binary(), ["serve", "--port", "0"])
+        defer { server.process.terminate() }
+        var baseURL: String?
+        for _ in 0..<250 where baseURL == nil {
+            try await Task.sleep(for: .milliseconds(20))
+            baseURL = server.text.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
+        }
+        let url = try #require(baseURL, "serve printed no address:\n\(server.text)")
+        let tour = try Child(Self.binary(), ["--base-url", url, "--verbose"])
+        let status = try await tour.exitCode(within: .seconds(30))
+        let text = tour.text
+        #expect(status == 0, "the tour against serve exited \(status):\n\(text)")
+        #expect(text.contains("Courier tour against \(url)"))
+        #expect(text.contains("curl -X POST"), "--verbose shows the requests")
+        #expect(!text.contains(DemoSecrets.shortenerKey), "--verbose printed an API key")
+        server.process.interrupt()
+        #expect(try await server.exitCode(within: .seconds(10)) == 0 || !server.process.isRunning)
+    }
+
+    @Test func helpExplainsTheCommands() async throws {
+        let help = try Child(Self.binary(), ["--help"])
+        #expect(try await help.exitCode(within: .seconds(10)) == 0)
+        #expect(help.text.contains("serve"))
+        #expect(help.text.contains("tour"))
+    }
+}
+
+/// The demo's keys, spelled out here so the tests notice if one is ever printed.
+enum DemoSecrets {
+    static let shortenerKey = "demo-shortener-key"
+}
