@@ -64,6 +64,9 @@ public struct APIClient: Sendable {
             return invalid("must start with http:// or https://")
         }
         guard let host = components.host, !host.isEmpty else { return invalid("has no host") }
+        guard components.user == nil, components.password == nil else {
+            return invalid("must not carry credentials; use .basicAuth(username:password:)")
+        }
         guard components.percentEncodedQuery == nil, components.fragment == nil else {
             return invalid("must not have a query or fragment; use defaultQuery for query items")
         }

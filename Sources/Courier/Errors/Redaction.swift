@@ -10,9 +10,10 @@ public import HTTPTypes
 /// $0.redaction.headerNames.insert(HTTPField.Name("X-Session")!)
 /// ```
 public struct Redaction: Sendable, Hashable {
-    /// Query item names whose values are secret, compared without regard to case.
+    /// Names of query items, form fields and JSON keys whose values are secret, compared without regard to
+    /// case, `_` or `-` (`api_key`, `apiKey` and `API-KEY` are one name).
     public var queryNames: Set<String> {
-        didSet { queryNames = Set(queryNames.map { $0.lowercased() }) }
+        didSet { queryNames = Set(queryNames.map(Self.normalized)) }
     }
     /// Header field names whose values are secret.
     public var headerNames: Set<HTTPField.Name>
@@ -22,7 +23,7 @@ public struct Redaction: Sendable, Hashable {
 
     /// Creates a redaction policy.
     public init(queryNames: Set<String>, headerNames: Set<HTTPField.Name>) {
-        self.queryNames = Set(queryNames.map { $0.lowercased() })
+        self.queryNames = Set(queryNames.map(Self.normalized))
         self.headerNames = headerNames
     }
 
@@ -40,11 +41,16 @@ public struct Redaction: Sendable, Hashable {
 
     /// Whether a query item of this name is secret.
     public func isSecretQueryName(_ name: some StringProtocol) -> Bool {
-        queryNames.contains(name.lowercased())
+        queryNames.contains(Self.normalized(name))
+    }
+
+    private static func normalized(_ name: some StringProtocol) -> String {
+        String(name.lowercased().filter { $0 != "_" && $0 != "-" })
     }
 
     /// `url` with the value of every secret query item replaced by ``placeholder``.
     public func redact(url: String) -> String {
+        let url = Self.withoutUserInfo(url)
         guard let queryStart = url.firstIndex(of: "?") else { return url }
         let fragmentStart = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
         let query = url[url.index(after: queryStart)..<fragmentStart]
@@ -55,6 +61,14 @@ public struct Redaction: Sendable, Hashable {
             return isSecretQueryName(queryKeyBase(decodedName)) ? "\(name)=\(Self.placeholder)" : String(pair)
         }
         return url[...queryStart] + pairs.joined(separator: "&") + url[fragmentStart...]
+    }
+
+    /// `scheme://user:password@host…` as `scheme://<redacted>@host…`.
+    private static func withoutUserInfo(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return url }
+        return url[..<schemeEnd.upperBound] + placeholder + url[at...]
     }
 
     /// `fields` with the value of every secret field replaced by ``placeholder``.
@@ -90,9 +104,29 @@ public struct Redaction: Sendable, Hashable {
         return found.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
     }
 
-    /// `text` with every one of `secrets` replaced by ``placeholder``.
+    /// `text` with every one of `secrets` replaced by ``placeholder``, and secret query items redacted in
+    /// every URL it mentions (a transport's error may quote a URL that middleware added a key to).
     func scrub(_ text: String, secrets: [String]) -> String {
-        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
+        redactURLs(in: secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) })
+    }
+
+    /// Every `http://` or `https://` URL in `text` passed through ``redact(url:)``.
+    func redactURLs(in text: String) -> String {
+        guard text.contains("http") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let start = [rest.range(of: "http://"), rest.range(of: "https://")].compactMap({ $0 })
+            .min(by: { $0.lowerBound < $1.lowerBound })
+        {
+            result += rest[..<start.lowerBound]
+            let tail = rest[start.lowerBound...]
+            let end =
+                tail.firstIndex { $0 == " " || $0 == "\"" || $0 == "," || $0 == "}" || $0 == ">" || $0 == "\n" }
+                ?? tail.endIndex
+            result += redact(url: String(tail[..<end]))
+            rest = tail[end...]
+        }
+        return result + rest
     }
 
     /// The name without a trailing `[...]`, so `key[]` and `auth[token]` are judged by `key` and `auth`.

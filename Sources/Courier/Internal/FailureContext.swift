@@ -22,7 +22,12 @@ struct FailureContext {
         error.errorBody = errorBody
         let explanation = message ?? errorBody.map { String(describing: $0) } ?? underlying.map(Self.describe)
         error.message = explanation.map { redaction.scrub($0, secrets: secrets) }
-        error.bodySnippet = body.flatMap { Self.snippet(of: $0) }.map { redaction.scrub($0, secrets: secrets) }
+        error.bodySnippet = body.flatMap { body in
+            // Secret fields (a token in a login answer) are redacted in the whole body before it is cut.
+            let text = redaction.redactedText(
+                ofBody: body, contentType: response?.headerFields[.contentType], secrets: secrets)
+            return Self.snippet(of: text.map { Data($0.utf8) } ?? body).map { redaction.scrub($0, secrets: secrets) }
+        }
         return error
     }
 
