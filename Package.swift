@@ -107,6 +107,7 @@ let package = Package(
                     condition: .when(platforms: [.linux])),
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "XMLCoder", package: "XMLCoder"),
             ],

@@ -1,6 +1,9 @@
 import Foundation
 import HTTPTypes
 
+#if canImport(AsyncHTTPClient)
+    import AsyncHTTPClient
+#endif
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -37,6 +40,13 @@ extension FailureContext {
             default: break
             }
         }
+        #if canImport(AsyncHTTPClient)
+            if let clientError = error as? HTTPClientError,
+                [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(clientError)
+            {
+                return .timedOut
+            }
+        #endif
         return Task.isCancelled ? .cancelled : nil
     }
 }

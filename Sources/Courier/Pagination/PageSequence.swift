@@ -54,9 +54,11 @@ public struct PageSequence<Base: PaginatedEndpoint>: AsyncSequence, Sendable {
             return page
         }
 
-        /// Whether `endpoint`'s request was not sent before; records it.
+        /// Whether `endpoint`'s request was not sent before; records it. Requests with a body (a cursor sent
+        /// in a POST body) are told apart by more than their URL, so only bodiless ones are compared.
         private mutating func firstVisit(_ endpoint: some Endpoint) throws(APIError) -> Bool {
-            let (request, _) = try client.makeRequest(for: endpoint)
+            let (request, body) = try client.makeRequest(for: endpoint)
+            guard body == nil else { return true }
             return fetched.insert("\(request.method.rawValue) \(request.path ?? "")").inserted
         }
     }

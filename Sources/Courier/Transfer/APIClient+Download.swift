@@ -68,7 +68,11 @@ extension APIClient {
             throw failure.error(.fileAccess, phase: .receiving, underlying: error.underlying, response: response)
         } catch {
             var apiError = failure.receiving(error, response: response)
-            apiError.resumeData = Self.resumeData(for: file, response: response, received: completed, total: total)
+            // A cancelled (or timed-out) download offers no resume data: its error may never reach the
+            // caller (a time limit replaces it), and the partial file would be orphaned.
+            if !Task.isCancelled {
+                apiError.resumeData = Self.resumeData(for: file, response: response, received: completed, total: total)
+            }
             if apiError.resumeData == nil { file.discard() } else { file.keep() }
             throw apiError
         }

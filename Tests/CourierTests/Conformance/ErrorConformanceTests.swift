@@ -142,3 +142,20 @@ import Testing
         #expect(try result.get() == "hello, world")
     }
 }
+
+#if canImport(AsyncHTTPClient)
+    import AsyncHTTPClient
+    import NIOCore
+
+    /// The transport's own time limit is also `.timedOut`, not a transport failure.
+    @Suite(.timeLimit(.minutes(1))) struct TransportTimeoutTests {
+        @Test func httpClientTransportsOwnTimeoutIsTimedOut() async throws {
+            let transport = HTTPClientTransport(client: .shared, timeout: .milliseconds(200))
+            let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport)
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 3_000]))
+            }
+            #expect(error?.kind == .timedOut)
+        }
+    }
+#endif

@@ -116,10 +116,12 @@ import Testing
 
     @Test func tokenNearExpiryIsRefreshedBeforeSending() async throws {
         let refreshes = Atomic<Int>(0)
-        let store = TokenStore(token: AuthToken(value: "old", expiresAt: Date().addingTimeInterval(10))) { _ in
+        let store = TokenStore(token: AuthToken(value: "old", expiresAt: Date().addingTimeInterval(0.3))) { _ in
             refreshes.add(1, ordering: .relaxed)
             return AuthToken(value: "new", expiresAt: Date().addingTimeInterval(3600))
         }
+        #expect(try await store.validToken().value == "old", "early in its life the token is used")
+        try await Task.sleep(for: .milliseconds(200))  // now within the last half of its 0.3 s
         #expect(try await store.validToken().value == "new")
         #expect(try await store.validToken().value == "new")
         #expect(refreshes.load(ordering: .relaxed) == 1)

@@ -87,3 +87,19 @@ import Testing
         #expect(try holdsPattern(destination, size: 300_000))
     }
 }
+
+extension ResumableDownloadTests {
+    @Test func aTimedOutDownloadLeavesNoFileBehind() async throws {
+        let folder = try folder()
+        let client = APIClient(baseURL: try await TestServers.demoURL()) { $0.timeout = .milliseconds(300) }
+        let error = await #expect(throws: APIError.self) {
+            try await client.download(
+                APIRequest<Void>.get("/testing/download/\(2 * 1024 * 1024 * 1024 - 1)"),
+                to: folder.appending(path: "huge.bin"))
+        }
+        #expect(error?.kind == .timedOut)
+        #expect(error?.resumeData == nil)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}

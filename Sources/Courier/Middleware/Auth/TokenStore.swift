@@ -25,7 +25,10 @@ public actor TokenStore {
     private let maximumRefreshes: Int
     private let window: Duration
     private var inFlight: Task<AuthToken, any Error>?
-    private var failure: (replacing: AuthToken?, error: any Error)?
+    private var failure: (replacing: AuthToken?, error: any Error, at: ContinuousClock.Instant)?
+    /// When the current token was obtained, to judge how early "shortly before it expires" is.
+    private var obtainedAt = Date()
+    private let retryAfterFailure: Duration
     private var refreshTimes: [ContinuousClock.Instant] = []
 
     /// Creates a store.
@@ -34,12 +37,15 @@ public actor TokenStore {
     ///   - expiryLeeway: how long before `expiresAt` a token is refreshed proactively; 30 s by default.
     ///   - maximumRefreshes: how many refreshes `window` may hold; 5 by default.
     ///   - window: the window for `maximumRefreshes`; one minute by default.
+    ///   - retryAfterFailure: how long a failed refresh is remembered (and reported to every request holding
+    ///     the same token) before one is tried again; 5 s by default.
     ///   - refresh: obtains a new token.
     public init(
         token: AuthToken? = nil, expiryLeeway: Duration = .seconds(30), maximumRefreshes: Int = 5,
-        per window: Duration = .seconds(60), refresh: @escaping Refresh
+        per window: Duration = .seconds(60), retryAfterFailure: Duration = .seconds(5), refresh: @escaping Refresh
     ) {
         self.token = token
+        self.retryAfterFailure = retryAfterFailure
         self.expiryLeeway = expiryLeeway
         self.maximumRefreshes = maximumRefreshes
         self.window = window
@@ -52,6 +58,7 @@ public actor TokenStore {
     /// Installs a token (after a login, say) and forgets any failed refresh.
     public func set(_ token: AuthToken?) {
         self.token = token
+        obtainedAt = Date()
         failure = nil
     }
 
@@ -66,7 +73,9 @@ public actor TokenStore {
     public func refresh(replacing stale: AuthToken?) async throws -> AuthToken {
         if let token, token != stale, !isExpiring(token) { return token }
         if let inFlight { return try await inFlight.value }
-        if let failure, failure.replacing == stale { throw failure.error }
+        if let failure, failure.replacing == stale, ContinuousClock.now - failure.at < retryAfterFailure {
+            throw failure.error
+        }
         try checkRefreshLimit()
         // Everyone waiting on this task, not only its creator, gets the same outcome.
         let task = Task { [refreshToken] in
@@ -83,18 +92,22 @@ public actor TokenStore {
         do {
             let fresh = try await task.value
             token = fresh
+            obtainedAt = Date()
             failure = nil
             return fresh
         } catch {
-            failure = (stale, error)
+            failure = (stale, error, ContinuousClock.now)
             throw error
         }
     }
 
+    /// Whether `token` is within the leeway of its expiry. The leeway is at most half the token's lifetime,
+    /// so a token that lives less than twice the leeway is not refreshed the moment it arrives.
     private func isExpiring(_ token: AuthToken) -> Bool {
         guard let expiresAt = token.expiresAt else { return false }
-        let leeway = Double(expiryLeeway.components.seconds) + Double(expiryLeeway.components.attoseconds) / 1e18
-        return expiresAt.timeIntervalSinceNow <= leeway
+        let configured = Double(expiryLeeway.components.seconds) + Double(expiryLeeway.components.attoseconds) / 1e18
+        let lifetime = token == self.token ? expiresAt.timeIntervalSince(obtainedAt) : .infinity
+        return expiresAt.timeIntervalSinceNow <= min(configured, lifetime / 2)
     }
 
     private func checkRefreshLimit() throws {

@@ -1,0 +1,34 @@
+import Courier
+import Foundation
+import Synchronization
+import Testing
+
+/// The token store's memory of failures and its judgement of "about to expire".
+@Suite struct TokenStoreTests {
+    struct Unavailable: Error {}
+
+    @Test func aFailedRefreshIsRememberedBrieflyThenTriedAgain() async throws {
+        let calls = Atomic<Int>(0)
+        let store = TokenStore(token: AuthToken(value: "old"), retryAfterFailure: .milliseconds(100)) { _ in
+            if calls.add(1, ordering: .relaxed).newValue == 1 { throw Unavailable() }
+            return AuthToken(value: "new")
+        }
+        let stale = AuthToken(value: "old")
+        await #expect(throws: APIError.self) { try await store.refresh(replacing: stale) }
+        await #expect(throws: APIError.self) { try await store.refresh(replacing: stale) }
+        #expect(calls.load(ordering: .relaxed) == 1, "the failure is reported without calling the server again")
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(try await store.refresh(replacing: stale).value == "new")
+        #expect(calls.load(ordering: .relaxed) == 2)
+    }
+
+    @Test func aShortLivedTokenIsNotRefreshedTheMomentItArrives() async throws {
+        let calls = Atomic<Int>(0)
+        let store = TokenStore(token: AuthToken(value: "ten-seconds", expiresAt: Date().addingTimeInterval(10))) { _ in
+            calls.add(1, ordering: .relaxed)
+            return AuthToken(value: "refreshed", expiresAt: Date().addingTimeInterval(10))
+        }
+        #expect(try await store.validToken().value == "ten-seconds")
+        #expect(calls.load(ordering: .relaxed) == 0, "a 10 s token is good for 5 s despite the 30 s leeway")
+    }
+}
