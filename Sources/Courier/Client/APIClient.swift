@@ -70,8 +70,7 @@ public struct APIClient: Sendable {
         guard components.percentEncodedQuery == nil, components.fragment == nil else {
             return invalid("must not have a query or fragment; use defaultQuery for query items")
         }
-        var text = url.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
+        let text = url.textWithoutTrailingSlash
         guard let trimmed = URL(string: text) else { return invalid("is not a valid URL") }
         return .success(NormalizedBase(url: trimmed, text: text))
     }

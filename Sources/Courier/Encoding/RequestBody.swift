@@ -8,14 +8,14 @@ public import OpenAPIRuntime
 /// var body: RequestBody { .form(["email": email, "password": password]) }
 /// ```
 public struct RequestBody: Sendable {
-    indirect enum Storage: Sendable {
+    enum Storage: Sendable {
         case empty
         case encodable(any Encodable & Sendable, encoder: (any RequestBodyEncoder)?)
         case form(Query)
         case bytes(Data, contentType: String)
         case stream(HTTPBody, contentType: String)
         case multipart(MultipartFormData)
-        case reportingProgress(Storage, @Sendable (TransferProgress) -> Void)
+        indirect case reportingProgress(Storage, @Sendable (TransferProgress) -> Void)
     }
 
     let storage: Storage

@@ -7,7 +7,7 @@
 /// var path: RoutePath { "/users/\(login)/repos" }   // login "a/b c" → /users/a%2Fb%20c/repos
 /// ```
 /// The literal parts are trusted as written (a `%` in them is kept), except that characters that may not
-/// appear in a path at all (spaces, non-ASCII) are encoded.
+/// appear in a path (spaces, non-ASCII, `?`, `#`) are encoded: put query items in ``Route/query``.
 public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
     /// The percent-encoded path, as it goes on the wire.
     public let encoded: String

@@ -8,9 +8,8 @@ public import Foundation
 ///     .jsonFile(URL(filePath: "secrets.json")),
 ///     .propertyList(Bundle.main.url(forResource: "Secrets", withExtension: "plist")!),
 /// ])
-/// let client = APIClient(baseURL: shortenerURL) {
-///     $0.defaultQuery["key"] = .string(try secrets["GOOGLE_API_KEY"].value)
-/// }
+/// let key = try secrets["GOOGLE_API_KEY"]
+/// let client = APIClient(baseURL: shortenerURL) { $0.defaultQuery["key"] = .string(key.value) }
 /// ```
 /// A missing key is a ``SecretsError`` naming the key and every place looked; a malformed file is one
 /// naming the file and what is wrong. Neither ever contains a secret's value.

@@ -68,9 +68,7 @@
 
         /// The base URL's text followed by the encoded path and query, with one `/` where they meet.
         static func url(base: URL, path: String) -> String {
-            var text = base.absoluteString
-            if text.hasSuffix("/") && path.hasPrefix("/") { text.removeLast() }
-            return text + path
+            base.textWithoutTrailingSlash + path
         }
     }
 #endif

@@ -15,9 +15,7 @@ extension HTTPRequest {
     ///   - redaction: what to hide; ``Redaction/default`` unless given.
     public func cURLDescription(baseURL: URL, body: Data? = nil, redaction: Redaction = .default) -> String {
         let secrets = redaction.secrets(inPath: path, headers: headerFields)
-        var base = baseURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        let url = redaction.redact(url: base + (path ?? ""))
+        let url = redaction.redact(url: baseURL.textWithoutTrailingSlash + (path ?? ""))
         var parts = ["curl", "-X", method.rawValue, Self.shellQuoted(url)]
         for field in redaction.redact(headers: headerFields) {
             parts += ["-H", Self.shellQuoted("\(field.name.rawName): \(field.value)")]

@@ -20,7 +20,8 @@ public struct LoggingMiddleware: ClientMiddleware {
     public var level: Logger.Level
     /// The level of failures: thrown errors and 4xx/5xx responses.
     public var failureLevel: Logger.Level
-    /// What to hide.
+    /// What to hide; ``Redaction/default`` unless given. (It is not the client's
+    /// ``APIClient/Configuration/redaction``: middleware can't see the client, so pass the same value.)
     public var redaction: Redaction
     /// Whether each request is also logged as a redacted `curl` command.
     public var logsCURL: Bool
@@ -46,7 +47,7 @@ public struct LoggingMiddleware: ClientMiddleware {
         guard logger.logLevel <= quietest else { return try await next(request, body, baseURL) }
         var logger = self.logger
         logger[metadataKey: "request-id"] = "\(Self.makeRequestID())"
-        let url = redaction.redact(url: Self.text(of: baseURL) + (request.path ?? ""))
+        let url = redaction.redact(url: baseURL.textWithoutTrailingSlash + (request.path ?? ""))
         let summary = "\(request.method.rawValue) \(url)"
         logger.log(
             level: level, "→ \(summary)",
@@ -78,12 +79,6 @@ public struct LoggingMiddleware: ClientMiddleware {
     private static func makeRequestID() -> String {
         let id = String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
         return String(repeating: "0", count: max(0, 8 - id.count)) + id
-    }
-
-    private static func text(of baseURL: URL) -> String {
-        var text = baseURL.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        return text
     }
 
     private static func describe(_ fields: HTTPFields) -> String {
