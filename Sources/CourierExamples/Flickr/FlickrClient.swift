@@ -22,6 +22,7 @@ public struct FlickrClient: Sendable {
         baseURL: URL, apiKey: Secret, transport: any ClientTransport = DefaultTransport.make(),
         middlewares: [any ClientMiddleware] = []
     ) {
+        // BEGIN README: flickr client
         client = APIClient(baseURL: baseURL, transport: transport, middlewares: middlewares) {
             $0.defaultQuery = ["api_key": .string(apiKey.value), "format": "json", "nojsoncallback": 1]
             $0.envelope = FlickrStatusEnvelope()
@@ -32,6 +33,7 @@ public struct FlickrClient: Sendable {
             formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
             $0.jsonDecoder.dateDecodingStrategy = .formatted(formatter)
         }
+        // END README: flickr client
     }
 
     /// One page of photos from `method`, with the `extras` asked for.

@@ -17,6 +17,7 @@ public struct GetAuthenticatedUser: Endpoint {
 }
 
 /// `GET /search/repositories?q=&per_page=&page=`, paginated by `Link` headers.
+// BEGIN README: github search
 public struct SearchRepositories: PaginatedEndpoint {
     public typealias Response = GitHubSearchPage
     /// The search query.
@@ -32,3 +33,4 @@ public struct SearchRepositories: PaginatedEndpoint {
     /// The `rel="next"` link, if any.
     public func nextPage(after page: APIResponse<GitHubSearchPage>) -> NextPage<Self>? { .followingLink(in: page) }
 }
+// END README: github search

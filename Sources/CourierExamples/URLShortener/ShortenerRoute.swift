@@ -3,6 +3,7 @@ public import HTTPTypes
 
 /// The URL Shortener's calls, as a router enum (seed 000's `WebAPIRouter`): request parts only; the
 /// client decodes each into ``ShortURL``.
+// BEGIN README: shortener route
 public enum ShortenerRoute: Route {
     /// `POST /url` with `{"longUrl": …}`.
     case shorten(longURL: String)
@@ -36,3 +37,4 @@ public enum ShortenerRoute: Route {
         }
     }
 }
+// END README: shortener route

@@ -46,15 +46,21 @@ enum Readme {
         let root = folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
         var checked = 0
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false)) {
-            let source = try String(contentsOf: folder.appending(path: file), encoding: .utf8)
+        let examples = root.appending(path: "Sources/CourierExamples")
+        let files = try [folder, examples].flatMap { directory in
+            try FileManager.default.subpathsOfDirectory(atPath: directory.path(percentEncoded: false))
+                .filter { $0.hasSuffix(".swift") }.map { directory.appending(path: $0) }
+        }
+        for url in files {
+            let file = url.lastPathComponent
+            let source = try String(contentsOf: url, encoding: .utf8)
             for region in ReadmeRegions.extract(from: source) {
                 checked += 1
                 #expect(
                     readme.contains(region.code), "README.md does not show \"\(region.name)\" from \(file) verbatim")
             }
         }
-        #expect(checked >= 3)
+        #expect(checked >= 15)
     }
 }
 
