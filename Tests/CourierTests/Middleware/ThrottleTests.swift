@@ -2,6 +2,7 @@ import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import Synchronization
 import Testing
 
@@ -77,5 +78,66 @@ import Testing
         let stats = try await stats(key)
         #expect(stats.maxInFlight == 1, "a cancelled waiter let \(stats.maxInFlight) requests in at once")
         #expect(stats.total == 5)
+    }
+}
+
+/// A transport whose response body streams three chunks 100 ms apart, recording when each request starts.
+struct StreamingBodyTransport: ClientTransport {
+    let starts = StartLog()
+
+    final class StartLog: Sendable {
+        let times = Mutex<[ContinuousClock.Instant]>([])
+    }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        starts.times.withLock { $0.append(.now) }
+        let chunks = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { continuation in
+            Task {
+                for index in 0..<3 {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    continuation.yield([UInt8(index)])
+                }
+                continuation.finish()
+            }
+        }
+        return (HTTPResponse(status: .ok), HTTPBody(chunks, length: .unknown))
+    }
+}
+
+extension ThrottleTests {
+    @Test func aStreamingBodyKeepsItsSlotUntilReadToTheEnd() async throws {
+        let transport = StreamingBodyTransport()
+        let client = APIClient(
+            baseURL: exampleBaseURL, transport: transport, middlewares: [.throttle(maxConcurrent: 1)])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 { group.addTask { _ = try await client.send(APIRequest<Data>.get("/stream")) } }
+            try await group.waitForAll()
+        }
+        let starts = transport.starts.times.withLock { $0 }.sorted()
+        #expect(starts.count == 2)
+        #expect(starts[1] - starts[0] >= .milliseconds(290), "the second request started while the first body streamed")
+    }
+
+    @Test func rejectedResponsesFreeTheirSlots() async throws {
+        let transport = StreamingBodyTransport()
+        let client = APIClient(
+            baseURL: exampleBaseURL, transport: transport, middlewares: [.throttle(maxConcurrent: 1)])
+        for _ in 0..<3 {
+            await #expect(throws: APIError.self) {
+                try await client.send(APIRequest<Data>.get("/stream").withStatuses([201..<202]))
+            }
+        }
+        #expect(transport.starts.times.withLock { $0.count } == 3, "each rejected response freed its slot")
+    }
+}
+
+extension APIRequest {
+    /// This request with other acceptable statuses.
+    func withStatuses(_ statuses: AcceptableStatuses) -> Self {
+        var copy = self
+        copy.acceptableStatuses = statuses
+        return copy
     }
 }

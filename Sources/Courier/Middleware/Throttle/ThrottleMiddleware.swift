@@ -3,7 +3,8 @@ public import HTTPTypes
 public import OpenAPIRuntime
 
 /// Limits how many requests a client has in flight and how many it starts per second. Requests wait their
-/// turn in arrival order; waiting is cancellable. A slot is held until the response head arrives.
+/// turn in arrival order; waiting is cancellable. A slot is held until the response body has been read to
+/// its end (or dropped), so a streaming download counts as in flight while it streams.
 ///
 /// ```swift
 /// APIClient(baseURL: url, middlewares: [.throttle(maxConcurrent: 4, perSecond: 10)])
@@ -21,8 +22,16 @@ public struct ThrottleMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         try await throttle.acquire()
-        defer { throttle.release() }
-        return try await next(request, body, baseURL)
+        let slot = SlotRelease(throttle)
+        let (response, responseBody) = try await next(request, body, baseURL)  // a throw drops `slot`: released
+        guard let responseBody else {
+            slot.release()
+            return (response, nil)
+        }
+        let held = HTTPBody(
+            SlotHoldingBody(base: responseBody, slot: slot), length: responseBody.length,
+            iterationBehavior: responseBody.iterationBehavior)
+        return (response, held)
     }
 }
 
