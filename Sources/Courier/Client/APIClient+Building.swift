@@ -64,11 +64,7 @@ extension APIClient {
 
     /// The decoded names of an encoded query, such as `a%5B%5D` → `a[]`.
     private static func names(in query: Substring) -> Set<String> {
-        Set(
-            query.split(separator: "&").map { pair in
-                let name = pair.prefix { $0 != "=" }
-                return name.removingPercentEncoding ?? String(name)
-            })
+        Set(EncodedQueryPair.split(query).map { $0.name() })
     }
 
     private func mergedHeaders(_ own: HTTPFields) -> HTTPFields {

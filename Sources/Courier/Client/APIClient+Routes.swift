@@ -1,7 +1,9 @@
 extension APIClient {
     /// Sends a ``Route`` (for example a case of a router enum) and decodes its body as `T`.
     ///
-    /// `Data` gives the raw body and `String` the body as UTF-8.
+    /// `Data` gives the raw body and `String` the body as UTF-8. Only the route's request parts are used,
+    /// with the client's decoder and envelope: to send an ``Endpoint`` with its own decoding, `decoder`,
+    /// `envelope` or `inspect` hook, use ``send(_:)``.
     /// ```swift
     /// let short = try await client.send(Shortener.shorten(longURL: url), as: ShortURL.self)
     /// ```

@@ -20,11 +20,11 @@ extension Redaction {
     }
 
     private func redactForm(_ text: String) -> String {
-        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = pair[..<equals].replacingOccurrences(of: "+", with: " ")
-            let decoded = name.removingPercentEncoding ?? name
-            return isSecretQueryName(decoded) ? "\(pair[..<equals])=\(Self.placeholder)" : String(pair)
+        EncodedQueryPair.split(Substring(text), keepingEmpty: true).map { pair -> String in
+            guard pair.encodedValue != nil, isSecretQueryName(pair.name(plusIsSpace: true)) else {
+                return String(pair.text)
+            }
+            return "\(pair.encodedName)=\(Self.placeholder)"
         }.joined(separator: "&")
     }
 

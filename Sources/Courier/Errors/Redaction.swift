@@ -54,11 +54,11 @@ public struct Redaction: Sendable, Hashable {
         guard let queryStart = url.firstIndex(of: "?") else { return url }
         let fragmentStart = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
         let query = url[url.index(after: queryStart)..<fragmentStart]
-        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = pair[..<equals]
-            let decodedName = name.removingPercentEncoding ?? String(name)
-            return isSecretQueryName(queryKeyBase(decodedName)) ? "\(name)=\(Self.placeholder)" : String(pair)
+        let pairs = EncodedQueryPair.split(query, keepingEmpty: true).map { pair -> String in
+            guard pair.encodedValue != nil, isSecretQueryName(queryKeyBase(pair.name())) else {
+                return String(pair.text)
+            }
+            return "\(pair.encodedName)=\(Self.placeholder)"
         }
         return url[...queryStart] + pairs.joined(separator: "&") + url[fragmentStart...]
     }
@@ -86,15 +86,10 @@ public struct Redaction: Sendable, Hashable {
     func secrets(inPath path: String?, headers: HTTPFields) -> [String] {
         var found: Set<String> = []
         if let path, let queryStart = path.firstIndex(of: "?") {
-            for pair in path[path.index(after: queryStart)...].split(separator: "&") {
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                let name = pair[..<equals].removingPercentEncoding ?? String(pair[..<equals])
-                guard isSecretQueryName(queryKeyBase(name)) else { continue }
-                let value = pair[pair.index(after: equals)...]
+            for pair in EncodedQueryPair.split(path[path.index(after: queryStart)...]) {
+                guard let value = pair.encodedValue, isSecretQueryName(queryKeyBase(pair.name())) else { continue }
                 found.insert(String(value))
-                if let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding {
-                    found.insert(decoded)
-                }
+                if let decoded = pair.value(plusIsSpace: true) { found.insert(decoded) }
             }
         }
         for field in headers where headerNames.contains(field.name) {

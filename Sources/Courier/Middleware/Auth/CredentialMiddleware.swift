@@ -40,8 +40,8 @@ public struct CredentialMiddleware: ClientMiddleware {
     static func appending(name: String, value: String, to path: String) -> String {
         let encodedName = PercentEncoding.unreserved.encode(name)
         if let mark = path.firstIndex(of: "?") {
-            let items = path[path.index(after: mark)...].split(separator: "&")
-            if items.contains(where: { $0 == encodedName || $0.hasPrefix(encodedName + "=") }) { return path }
+            let pairs = EncodedQueryPair.split(path[path.index(after: mark)...])
+            if pairs.contains(where: { $0.encodedName == encodedName }) { return path }
         }
         let separator = path.contains("?") ? "&" : "?"
         return path + separator + encodedName + "=" + PercentEncoding.unreserved.encode(value)

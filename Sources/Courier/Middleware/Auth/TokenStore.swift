@@ -105,7 +105,7 @@ public actor TokenStore {
     /// so a token that lives less than twice the leeway is not refreshed the moment it arrives.
     private func isExpiring(_ token: AuthToken) -> Bool {
         guard let expiresAt = token.expiresAt else { return false }
-        let configured = Double(expiryLeeway.components.seconds) + Double(expiryLeeway.components.attoseconds) / 1e18
+        let configured = expiryLeeway.inSeconds
         let lifetime = token == self.token ? expiresAt.timeIntervalSince(obtainedAt) : .infinity
         return expiresAt.timeIntervalSinceNow <= min(configured, lifetime / 2)
     }

@@ -93,9 +93,7 @@ public struct LoggingMiddleware: ClientMiddleware {
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> String {
-        let elapsed = ContinuousClock.now - start
-        let value = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        return String(format: "%.1f ms", value)
+        String(format: "%.1f ms", (ContinuousClock.now - start).inSeconds * 1000)
     }
 
     /// The body's bytes when it can be read again afterwards and is small; otherwise `nil`.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Spaces starts at least `interval` apart, measured from each predecessor's actual start, in arrival order.
 ///
 /// Works as a relay: the request holding the baton waits until its predecessor's start plus `interval`,
@@ -7,23 +5,24 @@ import Synchronization
 /// so no two starts can be closer than `interval`, however late a task is scheduled. A request cancelled
 /// while waiting passes the baton on without having started.
 final class Pacer: Sendable {
-    private typealias Baton = CheckedContinuation<ContinuousClock.Instant?, any Error>
-
-    private struct State {
+    private struct Relay: Sendable {
         var batonHeld = false
         var lastStart: ContinuousClock.Instant?
-        var waiting: [(id: UInt64, baton: Baton)] = []
-        var nextID: UInt64 = 0
     }
 
     let interval: Duration
-    private let state = Mutex(State())
+    /// The baton carries the previous request's start, if there was one.
+    private let relay = WaitingRoom<Relay, ContinuousClock.Instant?>(Relay())
 
     init(interval: Duration) { self.interval = interval }
 
     /// Returns when this request may start.
     func waitForTurn() async throws {
-        let previous = try await takeBaton()
+        let previous = try await relay.enter { relay -> ContinuousClock.Instant?? in
+            guard !relay.batonHeld else { return nil }
+            relay.batonHeld = true
+            return .some(relay.lastStart)
+        }
         if let previous {
             do {
                 try await Task.sleep(until: previous + interval, clock: .continuous)
@@ -35,42 +34,10 @@ final class Pacer: Sendable {
         passBaton(lastStart: .now)
     }
 
-    private func takeBaton() async throws -> ContinuousClock.Instant? {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (baton: Baton) in
-                let ready = state.withLock { state -> Result<ContinuousClock.Instant?, any Error>? in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    guard state.batonHeld else {
-                        state.batonHeld = true
-                        return .success(state.lastStart)
-                    }
-                    state.waiting.append((id, baton))
-                    return nil
-                }
-                if let ready { baton.resume(with: ready) }
-            }
-        } onCancel: {
-            let cancelled = state.withLock { state -> Baton? in
-                guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.waiting.remove(at: index).baton
-            }
-            cancelled?.resume(throwing: CancellationError())
-        }
-    }
-
     private func passBaton(lastStart: ContinuousClock.Instant?) {
-        let next = state.withLock { state -> Baton? in
-            state.lastStart = lastStart
-            guard !state.waiting.isEmpty else {
-                state.batonHeld = false
-                return nil
-            }
-            return state.waiting.removeFirst().baton
+        relay.handOff(lastStart) { relay, toWaiter in
+            relay.lastStart = lastStart
+            if !toWaiter { relay.batonHeld = false }
         }
-        next?.resume(returning: lastStart)
     }
 }
