@@ -110,9 +110,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "XMLCoder", package: "XMLCoder"),
+                "CAllocatorStats",
             ],
             swiftSettings: upcomingFeatures
         ),
+        // Reads the C allocator's statistics for the streaming memory tests (glibc's header is not in Swift's Glibc module).
+        .target(name: "CAllocatorStats", path: "Tests/CAllocatorStats"),
     ],
     swiftLanguageModes: [.v6]
 )

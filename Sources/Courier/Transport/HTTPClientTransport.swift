@@ -42,13 +42,16 @@
         public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
             -> (HTTPResponse, HTTPBody?)
         {
-            let clientRequest = Self.makeClientRequest(request, body: body, baseURL: baseURL)
+            let clientRequest = Self.makeClientRequest(
+                request, body: body, baseURL: baseURL, eventLoops: client.eventLoopGroup)
             let response = try await client.execute(clientRequest, timeout: timeout)
             return Self.makeResponse(response, method: request.method)
         }
 
         /// The AsyncHTTPClient request for `request`, relative to `baseURL`.
-        static func makeClientRequest(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) -> HTTPClientRequest {
+        static func makeClientRequest(
+            _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, eventLoops: any EventLoopGroup
+        ) -> HTTPClientRequest {
             var clientRequest = HTTPClientRequest(url: url(base: baseURL, path: request.path ?? ""))
             clientRequest.method = HTTPMethod(rawValue: request.method.rawValue)
             clientRequest.headers.reserveCapacity(request.headerFields.count)
@@ -61,10 +64,15 @@
                 case .known(let count): length = .known(count)
                 case .unknown: length = .unknown
                 }
-                clientRequest.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: length)
+                let parts = PacedBody(
+                    base: body.map { ByteBuffer(bytes: $0) }, eventLoops: eventLoops, window: Self.pacingWindow)
+                clientRequest.body = .stream(parts, length: length)
             }
             return clientRequest
         }
+
+        /// How many body bytes may be handed to AsyncHTTPClient before it must catch up (see `PacedBody`).
+        static let pacingWindow = 1024 * 1024
 
         /// The base URL's text followed by the encoded path and query, with one `/` where they meet.
         static func url(base: URL, path: String) -> String {

@@ -1,0 +1,9 @@
+#ifndef C_ALLOCATOR_STATS_H
+#define C_ALLOCATOR_STATS_H
+
+/// Bytes the C allocator has handed out and not yet taken back: glibc's `mallinfo2`, summed over every
+/// arena plus mmapped blocks. Freed memory the allocator keeps for reuse is not counted, unlike resident
+/// memory. Returns -1 where glibc is not the allocator.
+long long courier_allocated_bytes(void);
+
+#endif
