@@ -8,8 +8,17 @@ extension Tour {
     func urlShortener() async {
         output.section("URL shortener (Google URL Shortener v1, seed 000)")
         let base = baseURL.appending(path: "urlshortener/v1")
-        let shortener = URLShortener(
-            baseURL: base, apiKey: Secret(DemoCredentials.shortenerAPIKey), middlewares: middlewares)
+        // $COURIER_GOOGLE_API_KEY when set (say, with --base-url pointing elsewhere), else the demo server's key.
+        let secrets = Secrets([
+            .environment(prefix: "COURIER_"), .environment(["GOOGLE_API_KEY": DemoCredentials.shortenerAPIKey]),
+        ])
+        var loaded: URLShortener?
+        await output.step("load the API key with Secrets") {
+            let key = try secrets["GOOGLE_API_KEY"]
+            loaded = URLShortener(baseURL: base, apiKey: key, middlewares: middlewares)
+            return "GOOGLE_API_KEY found; printed, it reads \(key)"
+        }
+        guard let shortener = loaded else { return }
         let long = "https://www.swift.org/documentation/"
         await output.step("shorten a URL, then look it up") {
             let short = try await shortener.shorten(long)

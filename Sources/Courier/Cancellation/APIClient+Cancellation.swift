@@ -1,3 +1,5 @@
+import HTTPTypes
+
 extension APIClient {
     /// Cancels the in-flight requests of `type` (async and completion-handler alike) that pass `filter`;
     /// they end with ``APIError/Kind/cancelled``. Requests of other types go on. Returns how many were
@@ -12,12 +14,14 @@ extension APIClient {
         registry.cancelAll(type, where: filter)
     }
 
-    /// Runs the request in a child task recorded in the registry, so that ``cancelAll(_:where:)`` can
-    /// reach it; cancelling the calling task still cancels it.
-    func trackedResponse<E: Endpoint>(_ endpoint: E) async throws(APIError) -> APIResponse<E.Response> {
-        let task = Task { () async throws -> APIResponse<E.Response> in try await untrackedResponse(endpoint) }
-        let token = registry.add(endpoint) { task.cancel() }
-        defer { registry.remove(E.self, token: token) }
+    /// Runs `operation` in a child task recorded in the registry under `key`, so that
+    /// ``cancelAll(_:where:)`` can reach it; cancelling the calling task still cancels it.
+    func tracked<Key: Endpoint, Value: Sendable>(
+        as key: Key, request: HTTPRequest, _ operation: @escaping @Sendable () async throws(APIError) -> Value
+    ) async throws(APIError) -> Value {
+        let task = Task { () async throws -> Value in try await operation() }
+        let token = registry.add(key) { task.cancel() }
+        defer { registry.remove(Key.self, token: token) }
         do {
             return try await withTaskCancellationHandler {
                 try await task.value
@@ -27,7 +31,7 @@ extension APIClient {
         } catch let error as APIError {
             throw error
         } catch {
-            throw APIError(.cancelled, phase: .sending, underlyingError: error)
+            throw failureContext(for: request).error(.cancelled, phase: .sending, underlying: error)
         }
     }
 }

@@ -13,13 +13,27 @@ extension APIClient {
 
     /// Sends `endpoint` and returns its decoded value together with the response head and raw body.
     public func response<E: Endpoint>(_ endpoint: E) async throws(APIError) -> APIResponse<E.Response> {
-        if endpoint is any CancellableByType { return try await trackedResponse(endpoint) }
-        return try await untrackedResponse(endpoint)
+        let (request, body) = try makeRequest(for: endpoint)
+        return try await response(endpoint, request: request, body: body, cancellableAs: endpoint)
     }
 
-    /// ``response(_:)`` in the calling task.
-    func untrackedResponse<E: Endpoint>(_ endpoint: E) async throws(APIError) -> APIResponse<E.Response> {
-        let (request, body) = try makeRequest(for: endpoint)
+    /// Sends `endpoint`'s already built request. When `Key` is ``CancellableByType``, the request is
+    /// recorded under `key` (a page reached through a link is recorded as the endpoint it continues).
+    func response<E: Endpoint, Key: Endpoint>(
+        _ endpoint: E, request: HTTPRequest, body: HTTPBody?, cancellableAs key: Key
+    ) async throws(APIError) -> APIResponse<E.Response> {
+        guard key is any CancellableByType else {
+            return try await untrackedResponse(endpoint, request: request, body: body)
+        }
+        return try await tracked(as: key, request: request) { () async throws(APIError) in
+            try await untrackedResponse(endpoint, request: request, body: body)
+        }
+    }
+
+    /// Sends a built request in the calling task.
+    private func untrackedResponse<E: Endpoint>(_ endpoint: E, request: HTTPRequest, body: HTTPBody?)
+        async throws(APIError) -> APIResponse<E.Response>
+    {
         if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .building) }
         guard let timeout = endpoint.timeout ?? configuration.timeout else {
             return try await exchange(endpoint, request: request, body: body)

@@ -1,10 +1,12 @@
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 
 /// The pages of a ``PaginatedEndpoint``, fetched lazily: one request per page, only when asked.
 ///
 /// Ends after the last page, when a next page repeats one already fetched, or after `maxPages`.
-/// Cancelling the iterating task ends it with ``APIError/Kind/cancelled``.
+/// Cancelling the iterating task ends it with ``APIError/Kind/cancelled``; so does
+/// ``APIClient/cancelAll(_:where:)`` for `Base`, whether the page came from an endpoint value or a link.
 public struct PageSequence<Base: PaginatedEndpoint>: AsyncSequence, Sendable {
     public typealias Element = APIResponse<Base.Response>
     public typealias Failure = APIError
@@ -42,24 +44,25 @@ public struct PageSequence<Base: PaginatedEndpoint>: AsyncSequence, Sendable {
             let page: Element
             switch target {
             case .endpoint(let endpoint):
-                guard try firstVisit(endpoint) else { return nil }
-                page = try await client.response(endpoint)
+                guard let (request, body) = try firstVisit(endpoint) else { return nil }
+                page = try await client.response(endpoint, request: request, body: body, cancellableAs: endpoint)
                 current = endpoint
             case .link(let url):
                 let linked = try LinkedPage(base: current, following: url, under: client.resolvedBaseURL)
-                guard try firstVisit(linked) else { return nil }
-                page = try await client.response(linked)
+                guard let (request, body) = try firstVisit(linked) else { return nil }
+                page = try await client.response(linked, request: request, body: body, cancellableAs: current)
             }
             next = current.nextPage(after: page)
             return page
         }
 
-        /// Whether `endpoint`'s request was not sent before; records it. Requests with a body (a cursor sent
-        /// in a POST body) are told apart by more than their URL, so only bodiless ones are compared.
-        private mutating func firstVisit(_ endpoint: some Endpoint) throws(APIError) -> Bool {
+        /// `endpoint`'s request, or `nil` when that request was sent before; records it. Requests with a body
+        /// (a cursor sent in a POST body) are told apart by more than their URL, so only bodiless ones count.
+        private mutating func firstVisit(_ endpoint: some Endpoint) throws(APIError) -> (HTTPRequest, HTTPBody?)? {
             let (request, body) = try client.makeRequest(for: endpoint)
-            guard body == nil else { return true }
-            return fetched.insert("\(request.method.rawValue) \(request.path ?? "")").inserted
+            guard body == nil else { return (request, body) }
+            let isNew = fetched.insert("\(request.method.rawValue) \(request.path ?? "")").inserted
+            return isNew ? (request, body) : nil
         }
     }
 }

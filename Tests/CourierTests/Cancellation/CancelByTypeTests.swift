@@ -69,6 +69,43 @@ import Testing
         #expect(all.filter { $0.1 != .cancelled }.allSatisfy { $0.1 == nil })
     }
 
+    struct DelayedPage: Decodable, Sendable { let page: Int }
+
+    /// Pages behind `Link` headers; every page after the first arrives two seconds late.
+    struct SlowLinkedPages: PaginatedEndpoint, CancellableByType {
+        typealias Response = DelayedPage
+        var path: RoutePath { "/testing/pages/link" }
+        var query: Query { ["total": 100, "per_page": 20, "delay_ms": 2000] }
+        func items(in page: DelayedPage) -> [Int] { [page.page] }
+        func nextPage(after page: APIResponse<DelayedPage>) -> NextPage<Self>? { .followingLink(in: page) }
+    }
+
+    @Test func aPageReachedThroughALinkIsCancelledAsTheEndpointItContinues() async throws {
+        let client = try await client()
+        let (firstPage, firstPageArrived) = AsyncStream.makeStream(of: Int.self)
+        let iteration = Task { () async -> APIError.Kind? in
+            do throws(APIError) {
+                for try await page in client.pages(SlowLinkedPages()) { firstPageArrived.yield(page.value.page) }
+                return nil
+            } catch {
+                return error.kind
+            }
+        }
+        var pages = firstPage.makeAsyncIterator()
+        #expect(await pages.next() == 1)
+        // The second page's request is recorded once the loop asks for it; wait for that, up to 2 s.
+        var cancelled = 0
+        for _ in 0..<200 where cancelled == 0 {
+            cancelled = client.cancelAll(SlowLinkedPages.self)
+            if cancelled == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(cancelled == 1)
+        #expect(await iteration.value == .cancelled)
+        #expect(clock.now - start < .seconds(1), "the linked page should end at once, not after its delay")
+    }
+
     @Test func nothingInFlightCancelsNothing() async throws {
         #expect(try await client().cancelAll(SlowA.self) == 0)
     }

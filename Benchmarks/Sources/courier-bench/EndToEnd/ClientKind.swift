@@ -9,13 +9,14 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
     case transportThinAHC = "transport-thin-ahc"
     case courierThinAHC = "courier-thin-ahc"
     case rawURLSession = "raw-urlsession"
+    case transportURLSession = "transport-urlsession"
     case courierURLSession = "courier-urlsession"
 
     /// The raw client this kind is compared with (itself for a raw client).
     var baseline: ClientKind {
         switch self {
         case .rawAHC, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC: .rawAHC
-        case .rawURLSession, .courierURLSession: .rawURLSession
+        case .rawURLSession, .transportURLSession, .courierURLSession: .rawURLSession
         }
     }
 
@@ -28,6 +29,7 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
         case .transportThinAHC: "HTTPClientTransport alone"
         case .courierThinAHC: "Courier + HTTPClientTransport"
         case .rawURLSession: "raw URLSession"
+        case .transportURLSession: "URLSessionTransport alone"
         case .courierURLSession: "Courier + URLSessionTransport"
         }
     }

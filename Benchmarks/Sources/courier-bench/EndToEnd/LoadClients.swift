@@ -54,6 +54,9 @@ struct LoadClients: Sendable {
         case .transportThinAHC:
             let transport = HTTPClientTransport(client: httpClient)
             return { try await viaTransport(transport, login: login) }
+        case .transportURLSession:
+            let transport = URLSessionTransport(configuration: .init(session: session))
+            return { try await viaTransport(transport, login: login) }
         case .courierAHC:
             let client = APIClient(
                 baseURL: baseURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))

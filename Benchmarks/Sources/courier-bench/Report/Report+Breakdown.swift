@@ -2,7 +2,8 @@ import Foundation
 
 extension Report {
     /// Splits the extra cost of Courier over AsyncHTTPClient into the `ClientTransport` abstraction,
-    /// the packaged transport's own extra work, and Courier's own path, from differences of medians.
+    /// the packaged transport's own extra work, and Courier's own path, and its extra cost over URLSession
+    /// into swift-openapi-urlsession's bridging and Courier's own path, from differences of medians.
     func breakdownTable() -> [String] {
         var lines = [
             "### Where the extra cost over raw AsyncHTTPClient goes (CPU µs / allocations per request)",
@@ -26,6 +27,23 @@ extension Report {
                     "\(concurrency)", delta(thinAlone, raw), delta(packagedAlone, thinAlone),
                     delta(courierPackaged, packagedAlone), delta(courierThin, thinAlone), delta(courierPackaged, raw),
                 ]))
+        }
+        lines += [
+            "",
+            "### Where the extra cost over raw URLSession goes (CPU µs / allocations per request)",
+            "",
+            "Abstraction: URLSessionTransport alone − raw URLSession (swift-openapi-urlsession's bridging). "
+                + "Courier: Courier + URLSessionTransport − URLSessionTransport alone.",
+            "",
+            "| c | abstraction | Courier | total, Courier + URLSessionTransport − raw |",
+            "|--:|--:|--:|--:|",
+        ]
+        for concurrency in endToEnd.concurrencies {
+            guard let raw = endToEnd[.rawURLSession, concurrency],
+                let alone = endToEnd[.transportURLSession, concurrency],
+                let courier = endToEnd[.courierURLSession, concurrency]
+            else { continue }
+            lines.append(row(["\(concurrency)", delta(alone, raw), delta(courier, alone), delta(courier, raw)]))
         }
         return lines
     }

@@ -12,7 +12,7 @@ struct Report {
 
     /// The variants compared with their raw client, in table order.
     private let compared: [ClientKind] = [
-        .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC, .courierURLSession,
+        .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC, .transportURLSession, .courierURLSession,
     ]
 
     func render() -> String {

@@ -1,18 +1,20 @@
 import Hummingbird
 
-/// RFC 8288 `Link` pagination: `GET /testing/pages/link?total=100&per_page=20&page=1&relative=0&repeat=0`
+/// RFC 8288 `Link` pagination:
+/// `GET /testing/pages/link?total=100&per_page=20&page=1&relative=0&repeat=0&delay_ms=0`
 /// → `{"items": [{"id": 1}, …], "page": 1}` (`total` 0...100000, `per_page` 1...1000, pages past the end
 /// have no items). Counted in `GET /testing/pages/stats`.
 ///
 /// Every page links `first` and `last`, `prev` after page 1 and `next` before the last page. The target is
-/// `http://<Host>/testing/pages/link?page=P&per_page=N&total=T`, with `&relative=1` and `&repeat=1`
-/// carried over when set; `relative=1` leaves out the origin (`</testing/pages/link?page=2&…>`).
+/// `http://<Host>/testing/pages/link?page=P&per_page=N&total=T`, with `&relative=1`, `&repeat=1` and
+/// `&delay_ms=N` carried over when set; `relative=1` leaves out the origin (`</testing/pages/link?page=2&…>`).
 /// The style alternates so that clients must really parse the header:
 /// - odd pages: `<next>; rel="next", <last>; rel="last", <first>; rel="first", <prev>; rel="prev"`
 /// - even pages: `<prev>; rel="prev"; title="Previous page", <next>; rel=next; title="Next page",
 ///   <first>; rel=first, <last>; title="Last page"; rel="last"`
 ///
-/// `repeat=1` makes page 2's `next` point at page 2 again (a client must notice and stop).
+/// `repeat=1` makes page 2's `next` point at page 2 again (a client must notice and stop). `delay_ms=N`
+/// (at most 10000, carried over in links) answers every page after the first N milliseconds late.
 enum PaginationLinkRoute {
     struct Page: Encodable {
         let items: [PageItem]
@@ -27,11 +29,15 @@ enum PaginationLinkRoute {
             let page = try query.integer("page", default: 1, in: 1...1_000_000)
             let relative = query["relative"] == "1"
             let repeats = query["repeat"] == "1"
+            let delay = try query.integer("delay_ms", default: 0, in: 0...10_000)
             counters.count(.link)
+            if page > 1 && delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
             let lastPage = max(1, (total + perPage - 1) / perPage)
             func target(_ page: Int) -> String {
                 let origin = relative ? "" : RequestOrigin.of(request)
-                let flags = (relative ? "&relative=1" : "") + (repeats ? "&repeat=1" : "")
+                let flags =
+                    (relative ? "&relative=1" : "") + (repeats ? "&repeat=1" : "")
+                    + (delay > 0 ? "&delay_ms=\(delay)" : "")
                 return "<\(origin)/testing/pages/link?page=\(page)&per_page=\(perPage)&total=\(total)\(flags)>"
             }
             let next = page < lastPage ? (repeats && page == 2 ? 2 : page + 1) : nil
