@@ -113,7 +113,7 @@ extension APIClient {
                 throw failureContext(for: request).sending(error, fromTransport: true)
             }
         }
-        let record = ExchangeRecord()
+        let record = ExchangeRecord(redaction: configuration.redaction)
         @Sendable func next(_ index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws
             -> (HTTPResponse, HTTPBody?)
         {

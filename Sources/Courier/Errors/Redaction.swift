@@ -39,6 +39,15 @@ public struct Redaction: Sendable, Hashable {
     private static let xAPIKey = HTTPField.Name("X-API-Key") ?? .authorization
     private static let xAuthToken = HTTPField.Name("X-Auth-Token") ?? .authorization
 
+    /// The names this policy or `other` hides; `self` when `other` is `nil` or adds nothing.
+    func union(_ other: Redaction?) -> Redaction {
+        guard let other, other != self else { return self }
+        var both = self
+        both.queryNames.formUnion(other.queryNames)
+        both.headerNames.formUnion(other.headerNames)
+        return both
+    }
+
     /// Whether a query item of this name is secret.
     public func isSecretQueryName(_ name: some StringProtocol) -> Bool {
         queryNames.contains(Self.normalized(name))

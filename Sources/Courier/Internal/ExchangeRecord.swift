@@ -2,13 +2,19 @@ import Synchronization
 
 /// What happened inside the middleware chain of one request, for the error Courier builds afterwards:
 /// whether the transport (rather than a middleware) threw, and how many attempts a retry middleware made.
+/// It also tells Courier's middleware what the client hides (its ``Redaction``).
 ///
 /// Bound as a task-local only while a client runs a non-empty middleware chain, so a request without
 /// middleware pays nothing for it.
 final class ExchangeRecord: Sendable {
     @TaskLocal static var current: ExchangeRecord?
 
+    /// The sending client's ``APIClient/Configuration/redaction``.
+    let redaction: Redaction
     private let transportFailed = Atomic<Bool>(false)
+
+    init(redaction: Redaction) { self.redaction = redaction }
+
     private let attemptCount = Atomic<Int>(0)
 
     func noteTransportFailure() { transportFailed.store(true, ordering: .relaxed) }

@@ -45,6 +45,23 @@ import Testing
         #expect(Set(store.all.compactMap { $0.metadata["request-id"].map { "\($0)" } }).count == 3)
     }
 
+    /// A name added to the client's redaction is hidden by a logging middleware left at its default.
+    @Test func theClientsOwnSecretNamesAreHiddenToo() async throws {
+        let (logger, store) = RecordingLogHandler.logger()
+        let session = "SESSION-SECRET-4e1"
+        let sessionField = try #require(HTTPField.Name("X-Session"))
+        let client = APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.logging(logger, cURL: true)]) {
+            $0.redaction.queryNames.insert("session")
+            $0.redaction.headerNames.insert(sessionField)
+        }
+        var request = APIRequest<Data>.get("/echo/anything", query: ["session": .string(session), "page": 2])
+        request.headers[sessionField] = session
+        _ = try await client.send(request)
+        #expect(!store.text.contains(session), "the session leaked into the logs:\n\(store.text)")
+        #expect(store.text.contains("session=<redacted>&page=2"))
+        #expect(store.text.contains("'X-Session: <redacted>'"))
+    }
+
     @Test func failuresAreLoggedAtTheChosenLevelAndScrubbed() async throws {
         let (logger, store) = RecordingLogHandler.logger()
         let base = try #require(URL(string: "http://127.0.0.1:1"))

@@ -20,8 +20,8 @@ public struct LoggingMiddleware: ClientMiddleware {
     public var level: Logger.Level
     /// The level of failures: thrown errors and 4xx/5xx responses.
     public var failureLevel: Logger.Level
-    /// What to hide; ``Redaction/default`` unless given. (It is not the client's
-    /// ``APIClient/Configuration/redaction``: middleware can't see the client, so pass the same value.)
+    /// What to hide; ``Redaction/default`` unless given. Under an ``APIClient``, what the client's
+    /// ``APIClient/Configuration/redaction`` names is hidden too.
     public var redaction: Redaction
     /// Whether each request is also logged as a redacted `curl` command.
     public var logsCURL: Bool
@@ -47,6 +47,7 @@ public struct LoggingMiddleware: ClientMiddleware {
         guard logger.logLevel <= quietest else { return try await next(request, body, baseURL) }
         var logger = self.logger
         logger[metadataKey: "request-id"] = "\(Self.makeRequestID())"
+        let redaction = self.redaction.union(ExchangeRecord.current?.redaction)
         let url = redaction.redact(url: baseURL.textWithoutTrailingSlash + (request.path ?? ""))
         let summary = "\(request.method.rawValue) \(url)"
         logger.log(
