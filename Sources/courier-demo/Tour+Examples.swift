@@ -8,10 +8,9 @@ extension Tour {
     func urlShortener() async {
         output.section("URL shortener (Google URL Shortener v1, seed 000)")
         let base = baseURL.appending(path: "urlshortener/v1")
-        // $COURIER_GOOGLE_API_KEY when set (say, with --base-url pointing elsewhere), else the demo server's key.
-        let secrets = Secrets([
-            .environment(prefix: "COURIER_"), .environment(["GOOGLE_API_KEY": DemoCredentials.shortenerAPIKey]),
-        ])
+        // Against another server (--base-url), $COURIER_GOOGLE_API_KEY when set; else the demo server's key.
+        let demoKey = SecretSource.environment(["GOOGLE_API_KEY": DemoCredentials.shortenerAPIKey])
+        let secrets = Secrets(againstEmbeddedServer ? [demoKey] : [.environment(prefix: "COURIER_"), demoKey])
         var loaded: URLShortener?
         await output.step("load the API key with Secrets") {
             let key = try secrets["GOOGLE_API_KEY"]

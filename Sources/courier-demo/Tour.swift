@@ -8,6 +8,8 @@ import OpenAPIRuntime
 /// The tour's steps, one section per example API, then retries and a download.
 struct Tour {
     let baseURL: URL
+    /// Whether `baseURL` is the demo server this process started (not one given with `--base-url`).
+    let againstEmbeddedServer: Bool
     let middlewares: [any ClientMiddleware]
     let output: TourOutput
 

@@ -43,7 +43,8 @@ struct TourCommand: AsyncParsableCommand {
             middlewares.append(.logging(logger, cURL: true))
         }
         output.title("Courier tour against \(base.absoluteString)")
-        let tour = Tour(baseURL: base, middlewares: middlewares, output: output)
+        let tour = Tour(
+            baseURL: base, againstEmbeddedServer: server != nil, middlewares: middlewares, output: output)
         await tour.run()
         await server?.shutdown()
         output.summary()

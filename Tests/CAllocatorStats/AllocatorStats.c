@@ -4,7 +4,7 @@
 #include <features.h>  // defines __GLIBC__ when glibc is the C library
 #endif
 
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))  // mallinfo2 came in 2.33
 #include <malloc.h>
 
 long long courier_allocated_bytes(void) {

@@ -10,7 +10,9 @@
         /// machine) therefore queues parts without bound: 20–37 MiB were seen held during a 200 MiB upload
         /// on loopback. Before passing on more than `window` further bytes, this sequence waits for a task
         /// on every loop of the group, which runs after the parts queued before it. By then a full channel
-        /// has paused the stream, so at most about `window` bytes wait in queues, for one hop per `window`.
+        /// has paused the stream, so at most about `window` bytes wait in queues. The cost is one round of
+        /// hops (to all loops at once) per `window`. A loop shut down mid-upload never runs the task, so an
+        /// upload whose client's event loops are shut down under it waits (as AsyncHTTPClient itself would).
         struct PacedBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
         where Base.Element == ByteBuffer {
             typealias Element = ByteBuffer
@@ -28,7 +30,9 @@
                 mutating func next() async throws -> ByteBuffer? {
                     guard let part = try await base.next() else { return nil }
                     if sinceCatchUp >= window {
-                        for loop in eventLoops.makeIterator() { try await loop.submit {}.get() }
+                        // Submitted to every loop at once, then awaited: the wait is the busiest loop's, not the sum.
+                        let caughtUp = eventLoops.makeIterator().map { $0.submit {} }
+                        for loop in caughtUp { try await loop.get() }
                         sinceCatchUp = 0
                     }
                     sinceCatchUp += part.readableBytes

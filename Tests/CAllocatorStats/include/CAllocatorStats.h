@@ -3,7 +3,7 @@
 
 /// Bytes the C allocator has handed out and not yet taken back: glibc's `mallinfo2`, summed over every
 /// arena plus mmapped blocks. Freed memory the allocator keeps for reuse is not counted, unlike resident
-/// memory. Returns -1 where glibc is not the allocator.
+/// memory. Returns -1 where glibc (2.33 or later) is not the allocator.
 long long courier_allocated_bytes(void);
 
 #endif

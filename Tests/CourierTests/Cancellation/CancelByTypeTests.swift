@@ -84,6 +84,7 @@ import Testing
         let client = try await client()
         let (firstPage, firstPageArrived) = AsyncStream.makeStream(of: Int.self)
         let iteration = Task { () async -> APIError.Kind? in
+            defer { firstPageArrived.finish() }  // a failure before the first page ends the wait below
             do throws(APIError) {
                 for try await page in client.pages(SlowLinkedPages()) { firstPageArrived.yield(page.value.page) }
                 return nil
