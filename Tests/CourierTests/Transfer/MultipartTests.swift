@@ -2,7 +2,6 @@ import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 /// Multipart bodies: exact bytes (unit), httpbin's parse of tricky names, and a 200 MiB streamed upload.
