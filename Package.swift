@@ -7,6 +7,9 @@ let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Where Courier builds AsyncHTTPClient and ships `HTTPClientTransport`.
+let asyncHTTPClientPlatforms: [Platform] = [.linux, .macOS]
+
 let package = Package(
     name: "Courier",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -37,11 +40,15 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-                // HTTPClientTransport, the default on Linux; Apple-platform users never build SwiftNIO.
+                // HTTPClientTransport: the default on Linux, available on macOS for server developers. iOS,
+                // tvOS, watchOS and visionOS apps never build SwiftNIO. Code is gated on
+                // `canImport(AsyncHTTPClient)`, which holds exactly on these platforms.
                 .product(
-                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(platforms: asyncHTTPClientPlatforms)),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -16,7 +16,7 @@ final class RequestRegistry: Sendable {
     private let state = Mutex(State())
 
     /// Records a request; returns the token to remove it with.
-    func add<E: Endpoint>(_ endpoint: E, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+    func add<E: Route>(_ endpoint: E, cancel: @escaping @Sendable () -> Void) -> UInt64 {
         state.withLock { state in
             state.nextToken += 1
             state.entries[ObjectIdentifier(E.self), default: [:]][state.nextToken] = Entry(
@@ -26,7 +26,7 @@ final class RequestRegistry: Sendable {
     }
 
     /// Forgets a finished request.
-    func remove<E: Endpoint>(_ type: E.Type, token: UInt64) {
+    func remove<E: Route>(_ type: E.Type, token: UInt64) {
         state.withLock { state in
             state.entries[ObjectIdentifier(E.self)]?[token] = nil
             if state.entries[ObjectIdentifier(E.self)]?.isEmpty == true {
@@ -37,7 +37,7 @@ final class RequestRegistry: Sendable {
 
     /// Cancels the in-flight requests of `type` that pass `filter`; returns how many. The filter runs
     /// outside the lock, so it may use the client.
-    func cancelAll<E: Endpoint>(_ type: E.Type, where filter: (E) -> Bool) -> Int {
+    func cancelAll<E: Route>(_ type: E.Type, where filter: (E) -> Bool) -> Int {
         let entries = state.withLock { Array(($0.entries[ObjectIdentifier(E.self)] ?? [:]).values) }
         var cancelled = 0
         for entry in entries {

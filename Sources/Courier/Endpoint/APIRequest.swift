@@ -23,6 +23,8 @@ public struct APIRequest<Response: Sendable>: Endpoint {
     public var acceptableStatuses: AcceptableStatuses?
     /// A time limit; `nil` uses the client's.
     public var timeout: Duration?
+    /// The API's error-body type; `nil` uses the client's.
+    public var errorBody: (any (Decodable & Sendable).Type)?
     /// The success-body decoder; `nil` uses the client's.
     public var decoder: (any ResponseBodyDecoder)?
     /// The success-body envelope; `nil` uses the client's.

@@ -31,6 +31,10 @@ public protocol Route: Sendable {
     var acceptableStatuses: AcceptableStatuses? { get }
     /// A time limit for the whole exchange; `nil` (the default) uses the client's.
     var timeout: Duration? { get }
+    /// The API's error body for this request: an unacceptable response's body is decoded into it (with the
+    /// endpoint's decoder) and kept in ``APIError/errorBody``. `nil` (the default) uses the client's
+    /// ``APIClient/Configuration/errorBody``.
+    var errorBody: (any (Decodable & Sendable).Type)? { get }
     /// A name for this kind of request, handed to middleware and transports; the type's name by default.
     var operationID: String { get }
 
@@ -53,6 +57,8 @@ extension Route {
     public var acceptableStatuses: AcceptableStatuses? { nil }
     /// The client's timeout.
     public var timeout: Duration? { nil }
+    /// The client's error-body type.
+    public var errorBody: (any (Decodable & Sendable).Type)? { nil }
     /// The type's name.
     public var operationID: String { TypeNames.name(of: Self.self) }
     /// Leaves the request as built.

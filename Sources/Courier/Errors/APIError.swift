@@ -129,63 +129,108 @@ public struct APIError: Error, Sendable {
 
 extension APIError {
     /// What went wrong. New kinds may be added; switch with a `default`.
+    ///
+    /// Two kinds are equal when they are the same kind, whatever their ``description`` says: the text may
+    /// be reworded between releases, the identity never is.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        /// The kind's name.
-        public let description: String
-        /// Creates a kind; use the static members.
-        public init(_ name: String) { description = name }
+        private enum Code: Hashable, Sendable {
+            case invalidRequest, encoding, transport, middleware, timedOut, cancelled, unacceptableStatus, apiError
+            case logicalError, decoding, bodyTooLarge, rejected, authenticationFailed, fileAccess
+        }
+
+        private let code: Code
+
+        private init(_ code: Code) { self.code = code }
 
         /// The request could not be built: an invalid base URL, path or header.
-        public static let invalidRequest = Kind("invalid request")
+        public static let invalidRequest = Kind(.invalidRequest)
         /// A value could not be encoded into the query or body.
-        public static let encoding = Kind("encoding failed")
+        public static let encoding = Kind(.encoding)
         /// The transport failed: connection refused or reset, a truncated body, DNS, TLS, ….
-        public static let transport = Kind("transport failed")
+        public static let transport = Kind(.transport)
         /// A middleware threw an error of its own.
-        public static let middleware = Kind("middleware failed")
+        public static let middleware = Kind(.middleware)
         /// The request took longer than its time limit.
-        public static let timedOut = Kind("timed out")
+        public static let timedOut = Kind(.timedOut)
         /// The request was cancelled.
-        public static let cancelled = Kind("cancelled")
+        public static let cancelled = Kind(.cancelled)
         /// The status was not acceptable and no error body could be decoded.
-        public static let unacceptableStatus = Kind("unacceptable status")
+        public static let unacceptableStatus = Kind(.unacceptableStatus)
         /// The status was not acceptable and the API's error body was decoded into ``APIError/errorBody``.
-        public static let apiError = Kind("API error")
+        public static let apiError = Kind(.apiError)
         /// The response was successful at the HTTP level, but its body reports a failure (an envelope's
         /// `"success": false`, Flickr's `"stat": "fail"`); the API's error is in ``APIError/errorBody``.
-        public static let logicalError = Kind("the API reported a failure")
+        public static let logicalError = Kind(.logicalError)
         /// The success body could not be decoded into the response type.
-        public static let decoding = Kind("decoding failed")
+        public static let decoding = Kind(.decoding)
         /// The response body is larger than the client's limit.
-        public static let bodyTooLarge = Kind("body too large")
+        public static let bodyTooLarge = Kind(.bodyTooLarge)
         /// An endpoint's ``Route/prepare(_:)`` or ``Endpoint/inspect(_:body:)`` hook threw.
-        public static let rejected = Kind("rejected by the endpoint")
+        public static let rejected = Kind(.rejected)
         /// Credentials could not be obtained: a token refresh failed or was refused by the refresh limit.
-        public static let authenticationFailed = Kind("authentication failed")
+        public static let authenticationFailed = Kind(.authenticationFailed)
         /// A download's file could not be created, written or moved into place.
-        public static let fileAccess = Kind("file access failed")
+        public static let fileAccess = Kind(.fileAccess)
+
+        /// The kind in words, as error descriptions show it.
+        public var description: String {
+            switch code {
+            case .invalidRequest: "invalid request"
+            case .encoding: "encoding failed"
+            case .transport: "transport failed"
+            case .middleware: "middleware failed"
+            case .timedOut: "timed out"
+            case .cancelled: "cancelled"
+            case .unacceptableStatus: "unacceptable status"
+            case .apiError: "API error"
+            case .logicalError: "the API reported a failure"
+            case .decoding: "decoding failed"
+            case .bodyTooLarge: "body too large"
+            case .rejected: "rejected by the endpoint"
+            case .authenticationFailed: "authentication failed"
+            case .fileAccess: "file access failed"
+            }
+        }
     }
 
     /// The stage of a request. New phases may be added; switch with a `default`.
+    ///
+    /// Like ``Kind``, a phase's identity does not depend on its ``description``.
     public struct Phase: Hashable, Sendable, CustomStringConvertible {
-        /// The phase's name.
-        public let description: String
-        /// Creates a phase; use the static members.
-        public init(_ name: String) { description = name }
+        private enum Code: Hashable, Sendable {
+            case building, preparing, sending, validating, receiving, inspecting, decoding
+        }
+
+        private let code: Code
+
+        private init(_ code: Code) { self.code = code }
 
         /// Building the request from the endpoint.
-        public static let building = Phase("building the request")
+        public static let building = Phase(.building)
         /// Running the endpoint's ``Route/prepare(_:)`` hook on the built request.
-        public static let preparing = Phase("preparing the request")
-        /// Running the endpoint's ``Endpoint/inspect(_:body:)`` hook on the response.
-        public static let inspecting = Phase("inspecting the response")
+        public static let preparing = Phase(.preparing)
         /// Sending through middleware and the transport, until the response head arrives.
-        public static let sending = Phase("sending")
+        public static let sending = Phase(.sending)
         /// Checking the response status.
-        public static let validating = Phase("validating the status")
+        public static let validating = Phase(.validating)
         /// Reading the response body.
-        public static let receiving = Phase("receiving the body")
+        public static let receiving = Phase(.receiving)
+        /// Running the endpoint's ``Endpoint/inspect(_:body:)`` hook on the response.
+        public static let inspecting = Phase(.inspecting)
         /// Decoding the response body.
-        public static let decoding = Phase("decoding")
+        public static let decoding = Phase(.decoding)
+
+        /// The phase in words, as error descriptions show it.
+        public var description: String {
+            switch code {
+            case .building: "building the request"
+            case .preparing: "preparing the request"
+            case .sending: "sending"
+            case .validating: "validating the status"
+            case .receiving: "receiving the body"
+            case .inspecting: "inspecting the response"
+            case .decoding: "decoding"
+            }
+        }
     }
 }

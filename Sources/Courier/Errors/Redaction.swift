@@ -7,7 +7,7 @@ public import HTTPTypes
 /// names with ``APIClient/Configuration/redaction``:
 /// ```swift
 /// $0.redaction.queryNames.insert("session")
-/// $0.redaction.headerNames.insert(HTTPField.Name("X-Session")!)
+/// $0.redaction.headerNames.insert(sessionField)   // an HTTPField.Name("X-Session")
 /// ```
 public struct Redaction: Sendable, Hashable {
     /// Names of query items, form fields and JSON keys whose values are secret, compared without regard to
@@ -33,11 +33,8 @@ public struct Redaction: Sendable, Hashable {
             "key", "api_key", "apikey", "api-key", "access_token", "accesstoken", "token", "auth", "client_secret",
             "password", "passwd", "secret", "signature", "sig", "sessionid", "refresh_token",
         ],
-        headerNames: [.authorization, .proxyAuthorization, .cookie, .setCookie, xAPIKey, xAuthToken]
+        headerNames: [.authorization, .proxyAuthorization, .cookie, .setCookie, .xAPIKey, .xAuthToken]
     )
-
-    private static let xAPIKey = HTTPField.Name("X-API-Key") ?? .authorization
-    private static let xAuthToken = HTTPField.Name("X-Auth-Token") ?? .authorization
 
     /// The names this policy or `other` hides; `self` when `other` is `nil` or adds nothing.
     func union(_ other: Redaction?) -> Redaction {

@@ -29,6 +29,7 @@ struct LinkedPage<Base: Endpoint>: Endpoint {
     var headers: HTTPFields { base.headers }
     var acceptableStatuses: AcceptableStatuses? { base.acceptableStatuses }
     var timeout: Duration? { base.timeout }
+    var errorBody: (any (Decodable & Sendable).Type)? { base.errorBody }
     var operationID: String { base.operationID }
     var decoder: (any ResponseBodyDecoder)? { base.decoder }
     var envelope: (any ResponseEnvelope)? { base.envelope }

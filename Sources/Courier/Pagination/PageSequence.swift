@@ -45,12 +45,12 @@ public struct PageSequence<Base: PaginatedEndpoint>: AsyncSequence, Sendable {
             switch target {
             case .endpoint(let endpoint):
                 guard let (request, body) = try firstVisit(endpoint) else { return nil }
-                page = try await client.response(endpoint, request: request, body: body, cancellableAs: endpoint)
+                page = try await client.response(endpoint, request: request, body: body, trackedAs: endpoint)
                 current = endpoint
             case .link(let url):
                 let linked = try LinkedPage(base: current, following: url, under: client.resolvedBaseURL)
                 guard let (request, body) = try firstVisit(linked) else { return nil }
-                page = try await client.response(linked, request: request, body: body, cancellableAs: current)
+                page = try await client.response(linked, request: request, body: body, trackedAs: current)
             }
             next = current.nextPage(after: page)
             return page

@@ -88,8 +88,3 @@ extension APIResponse {
         links.first { $0.relations.contains(relation.lowercased()) }
     }
 }
-
-extension HTTPField.Name {
-    /// `Link` (RFC 8288).
-    static let link = HTTPField.Name("Link") ?? .contentLocation
-}

@@ -20,29 +20,30 @@ extension APIClient {
         _ route: R, to destination: URL, resumingFrom resume: DownloadResumeData? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> APIResponse<URL> {
-        var (request, body) = try makeRequest(for: route)
+        var (built, body) = try makeRequest(for: route)
         if let resume {
-            request.headerFields[.range] = "bytes=\(resume.bytesReceived)-"
-            request.headerFields[.ifRange] = resume.validator
+            built.headerFields[.range] = "bytes=\(resume.bytesReceived)-"
+            built.headerFields[.ifRange] = resume.validator
         }
-        if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .building) }
-        let plan = DownloadPlan(route: route, request: request, body: body, destination: destination, resume: resume)
-        guard let timeout = route.timeout ?? configuration.timeout else {
-            return try await transfer(plan, progress: progress)
-        }
-        return try await withTimeLimit(timeout, request: request) { () async throws(APIError) in
-            try await transfer(plan, progress: progress)
+        let request = built
+        return try await exchange(route, request: request, body: body, trackedAs: route) {
+            (response, responseBody, failure) async throws(APIError) in
+            let value = try await Self.write(
+                responseBody, of: response, to: destination, resuming: resume, progress: progress, failure: failure)
+            return APIResponse(
+                value: value, response: response, request: request, body: Data(), baseURL: resolvedBaseURL)
         }
     }
 
-    private func transfer<R: Route>(_ plan: DownloadPlan<R>, progress: (@Sendable (TransferProgress) -> Void)?)
-        async throws(APIError) -> APIResponse<URL>
-    {
-        let (response, responseBody) = try await acceptedHead(for: plan.route, request: plan.request, body: plan.body)
-        let failure = failureContext(for: plan.request)
+    /// Phase 6 for `download`: streams the accepted body into a temporary file that replaces `destination`
+    /// once complete.
+    private static func write(
+        _ responseBody: HTTPBody?, of response: HTTPResponse, to destination: URL, resuming resume: DownloadResumeData?,
+        progress: (@Sendable (TransferProgress) -> Void)?, failure: FailureContext
+    ) async throws(APIError) -> URL {
         let file: DownloadFile
         do {
-            file = try DownloadFile(destination: plan.destination, resuming: plan.resume)
+            file = try DownloadFile(destination: destination, resuming: resume)
             if response.status != .partialContent && file.existingBytes > 0 { try file.restart() }
         } catch {
             throw failure.error(.fileAccess, phase: .receiving, underlying: error, response: response)
@@ -76,8 +77,7 @@ extension APIClient {
             if apiError.resumeData == nil { file.discard() } else { file.keep() }
             throw apiError
         }
-        return APIResponse(
-            value: plan.destination, response: response, request: plan.request, body: Data(), baseURL: resolvedBaseURL)
+        return destination
     }
 
     /// Resume data when the server named a validator and accepts ranges, and some bytes arrived.
@@ -91,15 +91,6 @@ extension APIClient {
         return DownloadResumeData(
             partialFile: file.temporary, bytesReceived: received, validator: validator, totalBytes: total)
     }
-}
-
-/// One download's request and where its bytes go.
-private struct DownloadPlan<R: Route>: Sendable {
-    let route: R
-    let request: HTTPRequest
-    let body: HTTPBody?
-    let destination: URL
-    let resume: DownloadResumeData?
 }
 
 /// The connection ended before the declared length arrived.

@@ -24,19 +24,36 @@
     /// let transport = HTTPClientTransport(client: myHTTPClient)   // one you own and shut down
     /// let client = APIClient(baseURL: url, transport: transport)
     /// ```
-    /// Available where Courier builds AsyncHTTPClient (Linux). The base URL must not carry a query or fragment
-    /// (Courier's base URLs never do).
+    /// Available where Courier builds AsyncHTTPClient: Linux and macOS. The base URL must not carry a query
+    /// or fragment (Courier's base URLs never do).
     public struct HTTPClientTransport: ClientTransport {
         /// The client that sends the requests.
         public let client: HTTPClient
         /// How long one exchange may take, up to the response head; one minute by default.
         public let timeout: TimeAmount
 
-        /// A transport over `client` (`HTTPClient.shared` by default).
-        public init(client: HTTPClient = .shared, timeout: TimeAmount = .minutes(1)) {
+        /// A transport over Courier's process-wide `HTTPClient` (see ``sharedClient``), the one
+        /// ``DefaultTransport`` uses on Linux.
+        public init(timeout: TimeAmount = .minutes(1)) {
+            self.init(client: Self.sharedClient, timeout: timeout)
+        }
+
+        /// A transport over `client`, which you own and shut down.
+        public init(client: HTTPClient, timeout: TimeAmount = .minutes(1)) {
             self.client = client
             self.timeout = timeout
         }
+
+        /// The `HTTPClient` behind ``init(timeout:)``: AsyncHTTPClient's shared configuration on its shared
+        /// event loops, with one change: AsyncHTTPClient's own retrying of failed connection attempts is off,
+        /// so a refused connection fails at once instead of waiting out the connect timeout (60 s), and
+        /// retrying stays with the policy you choose (``RetryMiddleware``) instead of being multiplied by a
+        /// hidden one. It lives as long as the process, like `HTTPClient.shared`, and is never shut down.
+        public static let sharedClient: HTTPClient = {
+            var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.connectionPool.retryConnectionEstablishment = false
+            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        }()
 
         /// Sends `request` and returns the response head with its body streaming.
         public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws

@@ -8,12 +8,12 @@ public import OpenAPIRuntime
 /// `stat: fail` answers are errors.
 ///
 /// ```swift
-/// let flickr = FlickrClient(baseURL: FlickrClient.productionURL!, apiKey: key)
+/// let flickr = FlickrClient(baseURL: FlickrClient.productionURL, apiKey: key)
 /// let photos = try await flickr.photos(.interestingPhotos, extras: [.largeURL, .dateTaken])
 /// ```
 public struct FlickrClient: Sendable {
     /// api.flickr.com.
-    public static let productionURL = URL(string: "https://api.flickr.com")
+    public static let productionURL = URL.constant("https://api.flickr.com")
 
     let client: APIClient
 

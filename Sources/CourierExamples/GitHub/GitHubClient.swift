@@ -13,7 +13,7 @@ public import OpenAPIRuntime
 /// ```
 public struct GitHubClient: Sendable {
     /// api.github.com.
-    public static let productionURL = URL(string: "https://api.github.com")
+    public static let productionURL = URL.constant("https://api.github.com")
 
     /// The underlying client, for endpoints this type doesn't wrap.
     public let client: APIClient

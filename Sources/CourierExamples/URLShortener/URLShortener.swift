@@ -14,7 +14,7 @@ public import OpenAPIRuntime
 /// (`error.errorBody(as: GoogleAPIError.self)`).
 public struct URLShortener: Sendable {
     /// The shortener's real address.
-    public static let productionURL = URL(string: "https://www.googleapis.com/urlshortener/v1")
+    public static let productionURL = URL.constant("https://www.googleapis.com/urlshortener/v1")
 
     let client: APIClient
 

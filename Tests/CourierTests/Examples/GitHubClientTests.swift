@@ -62,3 +62,12 @@ import Testing
         }
     }
 }
+
+/// The example clients' production URLs are literals checked here, so building them never fails.
+@Suite struct ExampleConstantTests {
+    @Test func productionURLsAreTheAddressesTheyName() {
+        #expect(GitHubClient.productionURL.absoluteString == "https://api.github.com")
+        #expect(FlickrClient.productionURL.absoluteString == "https://api.flickr.com")
+        #expect(URLShortener.productionURL.absoluteString == "https://www.googleapis.com/urlshortener/v1")
+    }
+}

@@ -37,7 +37,7 @@ import Testing
             })
         #expect(text == "pong")
         #expect(calls.load(ordering: .relaxed) == 2)
-        #expect(store.text.contains("→ GET https://api.example.com/v1/ping"))
+        #expect(store.text.contains("courier-url=https://api.example.com/v1/ping"))
     }
 
     @Test func timeoutMiddlewareTimesOutAnyTransport() async throws {

@@ -34,15 +34,21 @@ import Testing
         for secret in [Self.bearer, Self.password, Self.cookie, Self.apiKey] {
             #expect(!text.contains(secret), "\(secret) leaked into the logs:\n\(text)")
         }
-        #expect(text.contains("→ POST \(base.absoluteString)/echo/login?api_key=<redacted>"))
-        #expect(text.contains("← 200 OK POST"))
+        let sent = try #require(store.all.first { $0.message == "Sending request" })
+        #expect("\(sent.metadata["courier-method"] ?? "")" == "POST")
+        #expect("\(sent.metadata["courier-url"] ?? "")" == "\(base.absoluteString)/echo/login?api_key=<redacted>")
+        #expect(text.contains("courier-status=200 OK"))
         #expect(text.contains("curl -X POST"))
         #expect(text.contains("password=<redacted>"))
         #expect(text.contains("email=ada%40example.com"))
         #expect(text.contains("'Authorization: <redacted>'"))
-        let notFound = try #require(store.all.first { $0.message.contains("404 Not Found") })
-        #expect(notFound.level == .warning)
-        #expect(Set(store.all.compactMap { $0.metadata["request-id"].map { "\($0)" } }).count == 3)
+        // A 4xx is the caller's to handle: by default it is logged at .debug, like every other message.
+        let notFound = try #require(store.all.first { "\($0.metadata["courier-status"] ?? "")" == "404 Not Found" })
+        #expect(notFound.message == "Received response")
+        #expect(store.all.allSatisfy { $0.level == .debug })
+        #expect(Set(store.all.compactMap { $0.metadata["courier-request-id"].map { "\($0)" } }).count == 3)
+        // Messages are constant; every value is metadata.
+        #expect(Set(store.all.map(\.message)) == ["Sending request", "Received response"])
     }
 
     /// A name added to the client's redaction is hidden by a logging middleware left at its default.
@@ -68,9 +74,20 @@ import Testing
         let client = APIClient(
             baseURL: base, middlewares: [.logging(logger, failureLevel: .info), .apiKey(Self.apiKey, queryItem: "key")])
         await #expect(throws: APIError.self) { try await client.send(APIRequest<Void>.get("/x")) }
-        let failure = try #require(store.all.first { $0.message.hasPrefix("✗") })
+        let failure = try #require(store.all.first { $0.message == "Request failed" })
         #expect(failure.level == .info)
+        #expect("\(failure.metadata["courier-error"] ?? "")" == "connection refused")
         #expect(!store.text.contains(Self.apiKey))
+    }
+
+    @Test func theCallersLoggerMetadataIsKeptOnEveryMessage() async throws {
+        let (base, store) = RecordingLogHandler.logger()
+        var logger = base
+        logger[metadataKey: "tenant"] = "acme"
+        let client = APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.logging(logger)])
+        _ = try await client.send(APIRequest<String>.get("/text"))
+        #expect(store.all.count == 2)
+        #expect(store.all.allSatisfy { "\($0.metadata["tenant"] ?? "")" == "acme" })
     }
 
     @Test func nothingIsFormattedWhenTheLoggerIsQuiet() async throws {

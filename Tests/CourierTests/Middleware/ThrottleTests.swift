@@ -1,10 +1,11 @@
-import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Synchronization
 import Testing
+
+@testable import Courier
 
 /// The throttle, observed by the demo server, which records requests in flight and arrival times per key.
 @Suite(.timeLimit(.minutes(1))) struct ThrottleTests {
@@ -59,25 +60,77 @@ import Testing
         #expect(gaps.allSatisfy { $0 >= .milliseconds(95) }, "starts were \(gaps) apart; the limit spaces them 100 ms")
     }
 
+    /// Ordered by events, not sleeps: the holder is known to be in the transport, the waiter known to be
+    /// queued, before anything is cancelled or released.
     @Test func aCancelledWaiterFreesNothingItDidNotTake() async throws {
-        let key = "cancel-\(UUID().uuidString)"
-        let client = APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.throttle(maxConcurrent: 1)])
-        let holder = Task {
-            try await client.send(APIRequest<Data>.get("/testing/concurrency/\(key)", query: ["delayMs": 400]))
-        }
-        try await Task.sleep(for: .milliseconds(100))
-        let waiter = Task {
-            try await client.send(APIRequest<Data>.get("/testing/concurrency/\(key)", query: ["delayMs": 0]))
-        }
-        try await Task.sleep(for: .milliseconds(50))
+        let gate = GatedTransport()
+        let client = APIClient(
+            baseURL: exampleBaseURL, transport: gate, middlewares: [.throttle(maxConcurrent: 1)])
+        let throttle = try #require((client.middlewares.first as? ThrottleMiddleware)?.throttle)
+        let holder = Task { try await client.send(APIRequest<Void>.get("/holder")) }
+        await gate.waitUntilEntered(1)
+        let waiter = Task { try await client.send(APIRequest<Void>.get("/waiter")) }
+        while throttle.waitingCount < 1 { await Task.yield() }
         waiter.cancel()
         let error = await #expect(throws: APIError.self) { try await waiter.value }
         #expect(error?.kind == .cancelled)
-        _ = try await holder.value
-        try await run(4, key: key, through: client, delayMs: 50)
-        let stats = try await stats(key)
-        #expect(stats.maxInFlight == 1, "a cancelled waiter let \(stats.maxInFlight) requests in at once")
-        #expect(stats.total == 5)
+        #expect(throttle.waitingCount == 0)
+        gate.open()
+        try await holder.value
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<4 { group.addTask { try await client.send(APIRequest<Void>.get("/after/\(index)")) } }
+            try await group.waitForAll()
+        }
+        #expect(gate.maxInFlight == 1, "a cancelled waiter let \(gate.maxInFlight) requests in at once")
+        #expect(gate.paths == ["/holder", "/after/0", "/after/1", "/after/2", "/after/3"].sorted())
+    }
+}
+
+/// A transport that holds every request until ``open()``, recording how many are inside at once.
+final class GatedTransport: ClientTransport, Sendable {
+    private struct State {
+        var isOpen = false
+        var entered = 0
+        var inFlight = 0
+        var maxInFlight = 0
+        var paths: [String] = []
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+    var paths: [String] { state.withLock { $0.paths.sorted() } }
+
+    func open() {
+        let waiting = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    func waitUntilEntered(_ count: Int) async {
+        while state.withLock({ $0.entered }) < count { await Task.yield() }
+    }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        await withCheckedContinuation { continuation in
+            let proceed = state.withLock { state in
+                state.entered += 1
+                state.inFlight += 1
+                state.maxInFlight = max(state.maxInFlight, state.inFlight)
+                state.paths.append(request.path ?? "")
+                if !state.isOpen { state.waiting.append(continuation) }
+                return state.isOpen
+            }
+            if proceed { continuation.resume() }
+        }
+        state.withLock { $0.inFlight -= 1 }
+        return (HTTPResponse(status: .noContent), nil)
     }
 }
 

@@ -14,7 +14,8 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
     case urlSession
     /// Courier's `HTTPClientTransport` exactly as `DefaultTransport` makes it (the Linux default).
     case httpClient
-    /// swift-openapi-async-http-client's `AsyncHTTPClientTransport` on `HTTPClient.shared`.
+    /// swift-openapi-async-http-client's `AsyncHTTPClientTransport`, on the `HTTPClient` Courier's default
+    /// uses (`HTTPClient.shared` would retry a refused connection for a minute).
     case openAPIAsyncHTTPClient
 
     /// The transports available on this platform.
@@ -34,7 +35,7 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
             return DefaultTransport.make()
         case .openAPIAsyncHTTPClient:
             #if canImport(OpenAPIAsyncHTTPClient)
-                return AsyncHTTPClientTransport(configuration: .init(client: .shared))
+                return AsyncHTTPClientTransport(configuration: .init(client: HTTPClientTransport.sharedClient))
             #else
                 return URLSessionTransport()
             #endif

@@ -5,30 +5,39 @@ public import OpenAPIRuntime
 
 /// Logs each request and its outcome with swift-log, never showing a secret.
 ///
-/// Each request gets a short request id (logger metadata `request-id`). At ``level`` (debug by default):
-/// the method and redacted URL, optionally a redacted `curl` command, and the status with duration and
-/// sizes. At ``failureLevel`` (warning by default): thrown errors and responses with a 4xx or 5xx status.
+/// It follows the swift-server logging convention (as AsyncHTTPClient does): messages are constant and the
+/// values are metadata, each request gets a logger of its own (a copy of ``logger``, whose metadata is
+/// kept, with a `courier-request-id`), and nothing is logged above ``level`` unless you ask: a 4xx or 5xx
+/// response or a thrown error is logged at ``failureLevel``, which is `.debug` by default too, since the
+/// caller receives and handles it.
+///
+/// | message | metadata |
+/// |---|---|
+/// | `Sending request` | `courier-method`, `courier-url`, `courier-headers` (and `courier-curl` when asked) |
+/// | `Received response` | `courier-status`, `courier-duration-ms`, `courier-body-size` |
+/// | `Request failed` | `courier-error`, `courier-duration-ms` |
+///
 /// Secret query items, header fields (`Authorization`, cookies, API keys) and body fields are redacted as
 /// ``Redaction`` says. Nothing is formatted unless the logger would emit it.
 /// ```swift
 /// APIClient(baseURL: url, middlewares: [.logging(Logger(label: "api"), cURL: true), .retry()])
 /// ```
 public struct LoggingMiddleware: ClientMiddleware {
-    /// Where log messages go.
+    /// Where log messages go; each request logs through a copy with its own `courier-request-id`.
     public var logger: Logger
-    /// The level of request and response messages.
+    /// The level of request and response messages; `.debug` by default.
     public var level: Logger.Level
-    /// The level of failures: thrown errors and 4xx/5xx responses.
+    /// The level of failures: thrown errors and responses with a 4xx or 5xx status; `.debug` by default.
     public var failureLevel: Logger.Level
     /// What to hide; ``Redaction/default`` unless given. Under an ``APIClient``, what the client's
     /// ``APIClient/Configuration/redaction`` names is hidden too.
     public var redaction: Redaction
-    /// Whether each request is also logged as a redacted `curl` command.
+    /// Whether each request's metadata also carries it as a redacted `curl` command (`courier-curl`).
     public var logsCURL: Bool
 
     /// Creates a logging middleware.
     public init(
-        logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level = .warning,
+        logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level = .debug,
         redaction: Redaction = .default, logsCURL: Bool = false
     ) {
         self.logger = logger
@@ -43,38 +52,51 @@ public struct LoggingMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let quietest = min(level, failureLevel)
-        guard logger.logLevel <= quietest else { return try await next(request, body, baseURL) }
+        guard logger.logLevel <= min(level, failureLevel) else { return try await next(request, body, baseURL) }
         var logger = self.logger
-        logger[metadataKey: "request-id"] = "\(Self.makeRequestID())"
-        let redaction = self.redaction.union(ExchangeRecord.current?.redaction)
-        let url = redaction.redact(url: baseURL.textWithoutTrailingSlash + (request.path ?? ""))
-        let summary = "\(request.method.rawValue) \(url)"
-        logger.log(
-            level: level, "→ \(summary)",
-            metadata: ["headers": "\(Self.describe(redaction.redact(headers: request.headerFields)))"])
-        if logsCURL, logger.logLevel <= level {
-            let bytes = await Self.replayableBytes(of: body)
-            logger.log(level: level, "\(request.cURLDescription(baseURL: baseURL, body: bytes, redaction: redaction))")
+        logger[metadataKey: "courier-request-id"] = "\(Self.makeRequestID())"
+        let redaction = self.redaction.union(MiddlewareContext.current?.redaction)
+        if logger.logLevel <= level {
+            var metadata: Logger.Metadata = [
+                "courier-method": "\(request.method.rawValue)",
+                "courier-url": "\(redaction.redact(url: baseURL.textWithoutTrailingSlash + (request.path ?? "")))",
+                "courier-headers": "\(Self.describe(redaction.redact(headers: request.headerFields)))",
+            ]
+            if logsCURL {
+                let bytes = await Self.replayableBytes(of: body)
+                metadata["courier-curl"] =
+                    "\(request.cURLDescription(baseURL: baseURL, body: bytes, redaction: redaction))"
+            }
+            logger.log(level: level, "Sending request", metadata: metadata)
         }
         let started = ContinuousClock.now
         do {
             let (response, responseBody) = try await next(request, body, baseURL)
-            let elapsed = Self.milliseconds(since: started)
-            let size = responseBody.map { Self.describe($0.length) } ?? "no body"
-            let status = StatusText.describe(response.status)
             logger.log(
-                level: response.status.code >= 400 ? failureLevel : level,
-                "← \(status) \(summary) (\(elapsed), \(size))",
-                metadata: ["status": "\(response.status.code)"])
+                level: response.status.code >= 400 ? failureLevel : level, "Received response",
+                metadata: [
+                    "courier-status": "\(StatusText.describe(response.status))",
+                    "courier-duration-ms": "\(Self.milliseconds(since: started))",
+                    "courier-body-size": "\(responseBody.map { Self.describe($0.length) } ?? "no body")",
+                ])
             return (response, responseBody)
         } catch {
-            let secrets = redaction.secrets(inPath: request.path, headers: request.headerFields)
-            let reason = redaction.scrub(String(describing: error), secrets: secrets)
             logger.log(
-                level: failureLevel, "✗ \(summary) failed after \(Self.milliseconds(since: started)): \(reason)")
+                level: failureLevel, "Request failed",
+                metadata: [
+                    "courier-error": "\(Self.scrubbed(error, of: request, redaction: redaction))",
+                    "courier-duration-ms": "\(Self.milliseconds(since: started))",
+                ])
             throw error
         }
+    }
+
+    /// The error's text with every secret the request carried scrubbed, read through `ClientError` wrapping.
+    private static func scrubbed(_ error: any Error, of request: HTTPRequest, redaction: Redaction) -> String {
+        let secrets = redaction.secrets(inPath: request.path, headers: request.headerFields)
+        let error = TransportFailure.unwrapped(error)
+        let text = TransportFailure.classify(error)?.reason ?? String(describing: error)
+        return redaction.scrub(text, secrets: secrets)
     }
 
     private static func makeRequestID() -> String {
@@ -94,7 +116,7 @@ public struct LoggingMiddleware: ClientMiddleware {
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> String {
-        String(format: "%.1f ms", (ContinuousClock.now - start).inSeconds * 1000)
+        String(format: "%.1f", (ContinuousClock.now - start).inSeconds * 1000)
     }
 
     /// The body's bytes when it can be read again afterwards and is small; otherwise `nil`.
@@ -108,7 +130,7 @@ public struct LoggingMiddleware: ClientMiddleware {
 extension ClientMiddleware where Self == LoggingMiddleware {
     /// Logs requests and responses to `logger`, secrets redacted; see ``LoggingMiddleware``.
     public static func logging(
-        _ logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level = .warning,
+        _ logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level = .debug,
         redaction: Redaction = .default, cURL: Bool = false
     ) -> Self {
         LoggingMiddleware(

@@ -19,16 +19,16 @@ public struct RetryMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let record = ExchangeRecord.current
+        let context = MiddlewareContext.current
         guard policy.allowsRetry(of: request, bodyIsReplayable: body?.iterationBehavior != .single) else {
-            record?.noteAttempt()
+            context?.recordAttempt()
             return try await next(request, body, baseURL)
         }
         let clock = ContinuousClock()
         let started = clock.now
         var attempt = 1
         while true {
-            record?.noteAttempt()
+            context?.recordAttempt()
             let delay: Duration
             do {
                 let (response, responseBody) = try await next(request, body, baseURL)
@@ -39,7 +39,7 @@ public struct RetryMiddleware: ClientMiddleware {
                     return (response, responseBody)
                 }
             } catch {
-                guard !Task.isCancelled, policy.isTransient(error) else { throw error }
+                guard !Task.isCancelled, policy.isTransient(TransportFailure.unwrapped(error)) else { throw error }
                 delay = policy.backoff(beforeRetry: attempt)
                 guard mayRetry(after: attempt, waiting: delay, since: started, clock: clock) else { throw error }
             }

@@ -51,7 +51,12 @@ public struct RetryPolicy: Sendable {
     /// The default ``isTransient``: connection refused, reset or lost, name resolution failures and
     /// timeouts from URLSession, SwiftNIO and AsyncHTTPClient. Compose your own with it:
     /// `isTransient: { RetryPolicy.isTransientByDefault($0) || $0 is MyGatewayError }`.
-    public static func isTransientByDefault(_ error: any Error) -> Bool { TransientErrors.isTransient(error) }
+    public static func isTransientByDefault(_ error: any Error) -> Bool {
+        if let apiError = TransportFailure.unwrapped(error) as? APIError {
+            return apiError.kind == .timedOut || apiError.kind == .transport
+        }
+        return TransportFailure.classify(error)?.isTransient ?? false
+    }
 
     /// Exponential backoff with full jitter.
     public static func exponentialBackoff(
@@ -74,8 +79,7 @@ public struct RetryPolicy: Sendable {
     func allowsRetry(of request: HTTPRequest, bodyIsReplayable: Bool) -> Bool {
         guard bodyIsReplayable else { return false }
         if retryableMethods.contains(request.method) { return true }
-        return request.headerFields[Self.idempotencyKey] != nil
+        return request.headerFields[.idempotencyKey] != nil
     }
 
-    static let idempotencyKey = HTTPField.Name("Idempotency-Key") ?? .authorization
 }

@@ -14,6 +14,9 @@ final class Throttle: Sendable {
         self.pacer = interval.map(Pacer.init)
     }
 
+    /// How many requests are waiting for a concurrency slot.
+    var waitingCount: Int { slots.waitingCount }
+
     /// Waits for a concurrency slot and then for this request's start time. Pair with ``release()``.
     func acquire() async throws {
         if let limit = maxConcurrent {

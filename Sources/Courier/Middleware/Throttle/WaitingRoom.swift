@@ -19,6 +19,9 @@ final class WaitingRoom<State: Sendable, Value: Sendable>: Sendable {
 
     init(_ state: State) { room = Mutex(Room(state: state)) }
 
+    /// How many tasks are waiting.
+    var waitingCount: Int { room.withLock { $0.waiting.count } }
+
     /// Waits for a value: `admit` is asked (under the lock) only when nobody is waiting, and returns the value
     /// for an immediate entry or `nil` to queue.
     func enter(admit: @escaping @Sendable (inout State) -> Value?) async throws -> Value {

@@ -7,6 +7,8 @@ import Hummingbird
 /// - `POST /testing/xml/users` with `<user><login>…</login><id>…</id></user>` (see ``FlatXML`` for what
 ///   is accepted) → `201` echoing the login and id in the same shape; a malformed document, another root,
 ///   a missing login or a non-integer id → `400 <error><message>…</message></error>`.
+/// - `GET /testing/xml/buckets/{name}` → `404` with an S3-style error document,
+///   `<Error><Code>NoSuchBucket</Code><Message>…</Message><BucketName>{name}</BucketName></Error>`.
 enum XMLRoutes {
     static let contentType = "application/xml; charset=utf-8"
 
@@ -29,6 +31,14 @@ enum XMLRoutes {
                 return failure("<id> must be an integer")
             }
             return DemoResponses.text(user(login: login, id: id), contentType: contentType, status: .created)
+        }
+        router.get("/testing/xml/buckets/:name") { _, context in
+            let name = context.parameters.get("name") ?? ""
+            let document =
+                #"<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchBucket</Code>"#
+                + "<Message>The specified bucket does not exist</Message><BucketName>"
+                + FlatXML.escape(name) + "</BucketName></Error>"
+            return DemoResponses.text(document, contentType: contentType, status: .notFound)
         }
     }
 

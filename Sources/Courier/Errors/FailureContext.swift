@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// What Courier knows about a request when it turns a failure into an ``APIError``: built only on the
 /// failure path, so the success path pays nothing for it.
-struct FailureContext {
+struct FailureContext: Sendable {
     let request: HTTPRequest?
     let baseURL: String
     let redaction: Redaction

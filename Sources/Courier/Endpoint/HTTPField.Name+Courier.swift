@@ -1,0 +1,20 @@
+public import HTTPTypes
+
+extension HTTPField.Name {
+    /// `Link` (RFC 8288), which ``WebLink`` parses and ``NextPage/followingLink(in:)`` follows.
+    public static let link = known("Link")
+    /// `Idempotency-Key`: a request with another method than the idempotent ones is retried when it has one.
+    public static let idempotencyKey = known("Idempotency-Key")
+    /// `X-API-Key`, redacted by default.
+    public static let xAPIKey = known("X-API-Key")
+    /// `X-Auth-Token`, redacted by default.
+    public static let xAuthToken = known("X-Auth-Token")
+
+    /// A field name written as a literal token in Courier's source. `HTTPField.Name` has no non-failing
+    /// initialiser, and falling back to another name would change behaviour silently; every name built this
+    /// way is checked by `FieldNameConstantTests`, so the unwrap never meets input.
+    static func known(_ token: StaticString) -> HTTPField.Name {
+        // swift-format-ignore: NeverForceUnwrap
+        HTTPField.Name("\(token)")!
+    }
+}

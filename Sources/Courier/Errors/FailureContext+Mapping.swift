@@ -1,0 +1,33 @@
+import Foundation
+import HTTPTypes
+
+extension FailureContext {
+    /// Maps an error thrown while sending: an ``APIError`` a middleware threw (kept, with the request filled
+    /// in), a recognised network failure, cancellation or timeout (see ``TransportFailure``), or any other
+    /// failure of the transport or of a middleware.
+    func sending(_ error: any Error, fromTransport: Bool) -> APIError {
+        if var apiError = TransportFailure.unwrapped(error) as? APIError {
+            if apiError.method == nil { apiError.method = request?.method }
+            if apiError.url == nil { apiError.url = request.map { redaction.redact(url: baseURL + ($0.path ?? "")) } }
+            return apiError
+        }
+        if let failure = TransportFailure.classify(error) {
+            return self.error(failure.kind, phase: .sending, message: failure.reason, underlying: error)
+        }
+        if Task.isCancelled { return self.error(.cancelled, phase: .sending, underlying: error) }
+        return self.error(fromTransport ? .transport : .middleware, phase: .sending, underlying: error)
+    }
+
+    /// Maps an error thrown while the body was read.
+    func receiving(_ error: any Error, response: HTTPResponse) -> APIError {
+        if let tooLarge = error as? BodyCollector.TooLarge {
+            return self.error(.bodyTooLarge, phase: .receiving, message: tooLarge.description, response: response)
+        }
+        if let failure = TransportFailure.classify(error) {
+            return self.error(
+                failure.kind, phase: .receiving, message: failure.reason, underlying: error, response: response)
+        }
+        let kind: APIError.Kind = Task.isCancelled ? .cancelled : .transport
+        return self.error(kind, phase: .receiving, underlying: error, response: response)
+    }
+}

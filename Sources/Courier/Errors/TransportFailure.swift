@@ -1,0 +1,108 @@
+import Foundation
+import OpenAPIRuntime
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(AsyncHTTPClient)
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOPosix
+#endif
+
+/// What a transport's error means, in plain words: the one place that reads URLSession's, SwiftNIO's and
+/// AsyncHTTPClient's errors. Error text (``FailureContext``) and retry decisions (``RetryPolicy``) both ask it.
+///
+/// Errors wrapped by swift-openapi-runtime's `ClientError` (as a generated client's middleware sees them)
+/// are read through to what the transport threw.
+struct TransportFailure: Equatable {
+    /// ``APIError/Kind/transport``, ``APIError/Kind/timedOut`` or ``APIError/Kind/cancelled``.
+    let kind: APIError.Kind
+    /// What happened, such as `connection refused`; `nil` when the error's own text says it best.
+    let reason: String?
+    /// Whether a second attempt may meet a different outcome (refused, reset, lost, timed out, DNS).
+    let isTransient: Bool
+
+    /// The meaning of `error`, or `nil` when it is not a recognised network failure.
+    static func classify(_ error: any Error) -> TransportFailure? {
+        let error = unwrapped(error)
+        if error is CancellationError { return TransportFailure(kind: .cancelled, reason: nil, isTransient: false) }
+        if let urlError = error as? URLError { return classify(urlError) }
+        if let posix = error as? POSIXError { return network(errno: posix.code.rawValue) }
+        #if canImport(AsyncHTTPClient)
+            if let ioError = error as? IOError { return network(errno: ioError.errnoCode) }
+            if let connection = error as? NIOConnectionError {
+                return connection.connectionErrors.lazy.compactMap { classify($0.error) }.first
+                    ?? TransportFailure(kind: .transport, reason: "could not connect", isTransient: true)
+            }
+            if let channelError = error as? ChannelError { return classify(channelError) }
+            if let clientError = error as? HTTPClientError { return classify(clientError) }
+        #endif
+        return nil
+    }
+
+    /// The error a transport threw, under any `ClientError` wrapping it.
+    static func unwrapped(_ error: any Error) -> any Error {
+        var error = error
+        while let clientError = error as? ClientError { error = clientError.underlyingError }
+        return error
+    }
+
+    private static func network(_ reason: String, transient: Bool = true) -> TransportFailure {
+        TransportFailure(kind: .transport, reason: reason, isTransient: transient)
+    }
+
+    private static func timedOut(_ reason: String) -> TransportFailure {
+        TransportFailure(kind: .timedOut, reason: reason, isTransient: true)
+    }
+
+    private static func network(errno: Int32) -> TransportFailure? {
+        switch errno {
+        case ECONNREFUSED: network("connection refused")
+        case ECONNRESET: network("connection reset by the peer")
+        case ECONNABORTED: network("connection aborted")
+        case EPIPE: network("connection closed by the peer")
+        case ETIMEDOUT: timedOut("connection timed out")
+        case ENETUNREACH: network("network unreachable")
+        case ENETDOWN: network("network down")
+        case EHOSTUNREACH: network("host unreachable")
+        default: nil
+        }
+    }
+
+    private static func classify(_ error: URLError) -> TransportFailure? {
+        switch error.code {
+        case .cancelled: TransportFailure(kind: .cancelled, reason: nil, isTransient: false)
+        case .timedOut: timedOut("timed out")
+        case .cannotConnectToHost: network("connection refused")
+        case .networkConnectionLost: network("connection lost")
+        case .cannotFindHost, .dnsLookupFailed: network("host not found")
+        case .notConnectedToInternet: network("not connected to the internet")
+        case .secureConnectionFailed: network("TLS handshake failed", transient: false)
+        case .badServerResponse: network("invalid response from the server", transient: false)
+        default: nil
+        }
+    }
+
+    #if canImport(AsyncHTTPClient)
+        private static func classify(_ error: ChannelError) -> TransportFailure? {
+            switch error {
+            case .connectTimeout: timedOut("connect timed out")
+            case .ioOnClosedChannel, .eof, .outputClosed: network("connection closed")
+            default: nil
+            }
+        }
+
+        private static func classify(_ error: HTTPClientError) -> TransportFailure? {
+            switch error {
+            case .connectTimeout: timedOut("connect timed out")
+            case .readTimeout: timedOut("read timed out")
+            case .writeTimeout: timedOut("write timed out")
+            case .deadlineExceeded: timedOut("no response before the deadline")
+            case .remoteConnectionClosed: network("connection closed by the server")
+            case .cancelled: TransportFailure(kind: .cancelled, reason: nil, isTransient: false)
+            default: nil
+            }
+        }
+    #endif
+}
