@@ -54,6 +54,15 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // N requests through Courier's whole path and a canned transport, for callgrind (`instructions.sh`).
+        .executableTarget(
+            name: "courier-path",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Courier", package: "Courier"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         // Courier's own per-request path against JSONDecoder alone (ordo-one/benchmark, malloc counts).
         .executableTarget(
             name: "CourierMicro",

@@ -18,8 +18,9 @@ extension APIClient {
         /// The decoder for success and error bodies, unless an endpoint sets its own. Set date strategies
         /// here: `$0.jsonDecoder.dateDecodingStrategy = .iso8601`.
         public var jsonDecoder = JSONDecoder()
-        /// The envelope success bodies come in, unless an endpoint sets its own; `nil` (the default) means the
-        /// body is the payload. `$0.envelope = .successFlag` for `{"success", "error", "response"}` APIs.
+        /// The envelope bodies come in, unless an endpoint sets its own; `nil` (the default) means the body is
+        /// the payload. A failure it reports in an error response's body is the API's error.
+        /// `$0.envelope = .successFlag` for `{"success", "error", "response"}` APIs.
         public var envelope: (any ResponseEnvelope)?
         /// The statuses that count as success, unless an endpoint says otherwise; 200–299 by default.
         public var acceptableStatuses = AcceptableStatuses.successful

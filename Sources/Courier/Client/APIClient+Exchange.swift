@@ -13,7 +13,8 @@ import OpenAPIRuntime
 /// 5. validate the status, decoding the API's error body when it is not acceptable;
 /// 6. consume the accepted response: `send` collects, inspects and decodes it; `download` streams it to a file.
 ///
-/// Each phase maps its own failures to an ``APIError`` (through ``FailureContext``) where it runs.
+/// Each phase maps its own failures to an ``APIError`` (through ``FailureContext``, made only when one fails)
+/// where it runs.
 extension APIClient {
     /// Sends `endpoint` and returns its decoded response.
     ///
@@ -31,43 +32,58 @@ extension APIClient {
 
     /// Sends `endpoint`'s already built request and consumes the response by collecting and decoding it.
     /// A page reached through a link is tracked as the endpoint it continues (`key`).
+    @inline(__always)
     func response<E: Endpoint, Key: Route>(_ endpoint: E, request: HTTPRequest, body: HTTPBody?, trackedAs key: Key)
         async throws(APIError) -> APIResponse<E.Response>
     {
-        try await exchange(endpoint, request: request, body: body, trackedAs: key) {
-            (response, responseBody, failure) async throws(APIError) in
-            try await decodedResponse(
-                endpoint, request: request, response: response, body: responseBody, failure: failure)
-        }
+        try await exchange(
+            endpoint, request: request, body: body, trackedAs: key, consumer: Decoding(endpoint: endpoint))
     }
 
-    /// Runs one request through every phase of the pipeline and hands the accepted response to `consume`.
-    func exchange<R: Route, Key: Route, Value: Sendable>(
-        _ route: R, request: HTTPRequest, body: HTTPBody?, trackedAs key: Key,
-        consume: @escaping @Sendable (HTTPResponse, HTTPBody?, FailureContext) async throws(APIError) -> Value
-    ) async throws(APIError) -> Value {
-        let failure = failureContext(for: request)
-        if Task.isCancelled { throw failure.error(.cancelled, phase: .building) }
-
-        @Sendable func sendValidateConsume() async throws(APIError) -> Value {
-            let (response, responseBody, attempts) = try await dispatch(
-                request, body: body, operationID: route.operationID, failure: failure)
-            guard (route.acceptableStatuses ?? configuration.acceptableStatuses).contains(response.status) else {
-                var error = await statusError(for: route, response: response, body: responseBody, failure: failure)
-                if attempts > 1 { error.attempts = attempts }
-                throw error
+    /// Runs one request through every phase of the pipeline and hands the accepted response to `consumer`.
+    func exchange<R: Route, Key: Route, Consumer: ResponseConsumer>(
+        _ route: R, request: HTTPRequest, body: HTTPBody?, trackedAs key: Key, consumer: Consumer
+    ) async throws(APIError) -> Consumer.Value {
+        if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .building) }
+        let limit = route.timeout ?? configuration.timeout
+        let isTracked = key is any CancellableByType
+        // The common case, no tracking and no time limit, runs the phases in the calling task with no closure.
+        guard isTracked || limit != nil else {
+            return try await sendValidateConsume(route, request: request, body: body, consumer: consumer)
+        }
+        @Sendable func withinTimeLimit() async throws(APIError) -> Consumer.Value {
+            guard let limit else {
+                return try await sendValidateConsume(route, request: request, body: body, consumer: consumer)
             }
-            return try await consume(response, responseBody, failure)
+            return try await run(within: limit, request: request) { () async throws(APIError) in
+                try await sendValidateConsume(route, request: request, body: body, consumer: consumer)
+            }
         }
-
-        @Sendable func withinTimeLimit() async throws(APIError) -> Value {
-            guard let limit = route.timeout ?? configuration.timeout else { return try await sendValidateConsume() }
-            return try await Self.run(within: limit, failure: failure, sendValidateConsume)
-        }
-
-        guard key is any CancellableByType else { return try await withinTimeLimit() }
-        return try await tracked(as: key, failure: failure, withinTimeLimit)
+        guard isTracked else { return try await withinTimeLimit() }
+        return try await tracked(as: key, request: request, withinTimeLimit)
     }
+
+    /// Phases 4 to 6: send through the middleware and transport, validate the status, consume the response.
+    private func sendValidateConsume<R: Route, Consumer: ResponseConsumer>(
+        _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer
+    ) async throws(APIError) -> Consumer.Value {
+        let (response, responseBody, attempts) = try await dispatch(request, body: body, operationID: route.operationID)
+        guard (route.acceptableStatuses ?? configuration.acceptableStatuses).contains(response.status) else {
+            var error = await statusError(for: route, request: request, response: response, body: responseBody)
+            if attempts > 1 { error.attempts = attempts }
+            throw error
+        }
+        return try await consumer.consume(response, body: responseBody, of: request, client: self)
+    }
+}
+
+/// Phase 6: what a request does with its accepted response. A value type, so the pipeline is specialised
+/// for each way of consuming and the common path forms no closure.
+protocol ResponseConsumer: Sendable {
+    associatedtype Value: Sendable
+    /// Consumes the accepted response of `request`; failures name `request` (see ``APIClient/failureContext(for:)``).
+    func consume(_ response: HTTPResponse, body: HTTPBody?, of request: HTTPRequest, client: APIClient)
+        async throws(APIError) -> Value
 }
 
 // MARK: - The phases, in order
@@ -77,7 +93,7 @@ extension APIClient {
     /// reach it; cancelling the calling task still cancels it. Costs one task hop, paid only by
     /// ``CancellableByType`` endpoints.
     private func tracked<Key: Route, Value: Sendable>(
-        as key: Key, failure: FailureContext, _ operation: @escaping @Sendable () async throws(APIError) -> Value
+        as key: Key, request: HTTPRequest, _ operation: @escaping @Sendable () async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         let task = Task { () async throws -> Value in try await operation() }
         let token = registry.add(key) { task.cancel() }
@@ -91,14 +107,14 @@ extension APIClient {
         } catch let error as APIError {
             throw error
         } catch {
-            throw failure.error(.cancelled, phase: .sending, underlying: error)
+            throw failureContext(for: request).error(.cancelled, phase: .sending, underlying: error)
         }
     }
 
     /// Phase 3: `operation`, or ``APIError/Kind/timedOut`` when `limit` passes first (the operation is then
     /// cancelled). Only requests with a time limit pay for the timer task.
-    private static func run<Value: Sendable>(
-        within limit: Duration, failure: FailureContext,
+    private func run<Value: Sendable>(
+        within limit: Duration, request: HTTPRequest,
         _ operation: @escaping @Sendable () async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         do {
@@ -106,15 +122,16 @@ extension APIClient {
         } catch let error as APIError {
             throw error
         } catch {
-            throw failure.error(.cancelled, phase: .sending, underlying: error)
+            throw failureContext(for: request).error(.cancelled, phase: .sending, underlying: error)
         }
-        throw failure.error(.timedOut, phase: .sending, message: "no complete response within \(limit)")
+        throw failureContext(for: request).error(
+            .timedOut, phase: .sending, message: "no complete response within \(limit)")
     }
 
     /// Phase 4: the middleware chain, outermost first, then the transport. Also returns how many attempts a
     /// retry middleware made (0 when none counted). With middleware, a ``MiddlewareContext`` is bound for
     /// the chain to read and report into.
-    private func dispatch(_ request: HTTPRequest, body: HTTPBody?, operationID: String, failure: FailureContext)
+    private func dispatch(_ request: HTTPRequest, body: HTTPBody?, operationID: String)
         async throws(APIError) -> (HTTPResponse, HTTPBody?, Int)
     {
         let url = resolvedBaseURL
@@ -124,7 +141,7 @@ extension APIClient {
                     request, body: body, baseURL: url, operationID: operationID)
                 return (response, body, 0)
             } catch {
-                throw failure.sending(error, fromTransport: true)
+                throw failureContext(for: request).sending(error, fromTransport: true)
             }
         }
         let context = MiddlewareContext(redaction: configuration.redaction)
@@ -153,17 +170,19 @@ extension APIClient {
             }
             return (response, responseBody, context.attempts)
         } catch {
-            var error = failure.sending(error, fromTransport: context.didTransportFail)
+            var error = failureContext(for: request).sending(error, fromTransport: context.didTransportFail)
             if context.attempts > 1 { error.attempts = context.attempts }
             throw error
         }
     }
 
     /// Phase 5: the error for an unacceptable status. The body (up to 1 MiB) is decoded as the API's error
-    /// body (see ``ErrorBodyDecoding``) with the endpoint's decoder and envelope, else the client's.
-    private func statusError(for route: some Route, response: HTTPResponse, body: HTTPBody?, failure: FailureContext)
+    /// body (see ``ErrorBodyDecoding``) with the endpoint's error-body type, decoder and envelope, else the
+    /// client's.
+    private func statusError(for route: some Route, request: HTTPRequest, response: HTTPResponse, body: HTTPBody?)
         async -> APIError
     {
+        let failure = failureContext(for: request)
         let data: Data?
         do {
             data = try await BodyCollector.collect(body, limit: min(configuration.maximumBodySize, 1 << 20))
@@ -176,47 +195,60 @@ extension APIClient {
         }
         let endpoint = route as? any Endpoint
         let decoding = ErrorBodyDecoding(
-            type: route.errorBody ?? configuration.errorBody,
-            decoder: endpoint?.decoder ?? configuration.jsonDecoder,
-            envelope: endpoint?.envelope ?? configuration.envelope)
+            type: route.errorBody ?? configuration.errorBody, endpointDecoder: endpoint?.decoder,
+            clientDecoder: configuration.jsonDecoder, envelope: endpoint?.envelope ?? configuration.envelope)
         switch decoding.decode(data) {
         case .decoded(let errorBody, let message):
             return failure.error(
                 .apiError, phase: .validating, message: message, response: response, body: data, errorBody: errorBody)
         case .mismatch(let type, let error):
+            // Where and how it failed, not the decoder's own text, which may quote values from the body.
             return failure.error(
                 .unacceptableStatus, phase: .validating,
-                message: "the body is not a \(type): \(FailureContext.describe(error))", underlying: error,
+                message: "the body is not a \(type) (\(FailureContext.outline(error)))", underlying: error,
                 response: response, body: data)
         case .notAttempted:
             return failure.error(.unacceptableStatus, phase: .validating, response: response, body: data)
         }
     }
 
-    /// Phase 6 for `send`: collects the body within the limit, lets the endpoint inspect it, decodes it.
-    private func decodedResponse<E: Endpoint>(
-        _ endpoint: E, request: HTTPRequest, response: HTTPResponse, body: HTTPBody?, failure: FailureContext
-    ) async throws(APIError) -> APIResponse<E.Response> {
+    /// What a failure of `request` is reported with: its method and redacted URL, and the client's redaction.
+    func failureContext(for request: HTTPRequest) -> FailureContext {
+        let baseText = (try? base.get().text) ?? baseURL.absoluteString
+        return FailureContext(request: request, baseURL: baseText, redaction: configuration.redaction)
+    }
+}
+
+/// Phase 6 for `send`: collects the body within the limit, lets the endpoint inspect it, decodes it.
+struct Decoding<E: Endpoint>: ResponseConsumer {
+    let endpoint: E
+
+    func consume(_ response: HTTPResponse, body: HTTPBody?, of request: HTTPRequest, client: APIClient)
+        async throws(APIError) -> APIResponse<E.Response>
+    {
         let data: Data
         do {
-            data = try await BodyCollector.collect(body, limit: configuration.maximumBodySize)
+            data = try await BodyCollector.collect(body, limit: client.configuration.maximumBodySize)
         } catch {
-            throw failure.receiving(error, response: response)
+            throw client.failureContext(for: request).receiving(error, response: response)
         }
         do {
             try endpoint.inspect(response, body: data)
         } catch {
-            throw failure.error(.rejected, phase: .inspecting, underlying: error, response: response, body: data)
+            throw client.failureContext(for: request).error(
+                .rejected, phase: .inspecting, underlying: error, response: response, body: data)
         }
         do {
             let context = ResponseContext(
-                response: response, decoder: endpoint.decoder ?? configuration.jsonDecoder,
-                envelope: endpoint.envelope ?? configuration.envelope)
+                response: response, decoder: endpoint.decoder ?? client.configuration.jsonDecoder,
+                envelope: endpoint.envelope ?? client.configuration.envelope)
             let value = try endpoint.decode(data, context: context)
             // Decoding can't be interrupted; a cancellation that arrived meanwhile still wins.
             if Task.isCancelled { throw CancellationError() }
-            return APIResponse(value: value, response: response, request: request, body: data, baseURL: resolvedBaseURL)
+            return APIResponse(
+                value: value, response: response, request: request, body: data, baseURL: client.resolvedBaseURL)
         } catch {
+            let failure = client.failureContext(for: request)
             if Task.isCancelled { throw failure.error(.cancelled, phase: .decoding) }
             if let envelopeFailure = error as? EnvelopeFailure {
                 throw failure.error(
@@ -227,11 +259,5 @@ extension APIClient {
                 .decoding, phase: .decoding, message: "\(E.Response.self): \(FailureContext.describe(error))",
                 underlying: error, response: response, body: data)
         }
-    }
-
-    /// What a failure of `request` is reported with: its method and redacted URL, and the client's redaction.
-    func failureContext(for request: HTTPRequest) -> FailureContext {
-        let baseText = (try? base.get().text) ?? baseURL.absoluteString
-        return FailureContext(request: request, baseURL: baseText, redaction: configuration.redaction)
     }
 }

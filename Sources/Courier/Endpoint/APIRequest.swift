@@ -25,9 +25,9 @@ public struct APIRequest<Response: Sendable>: Endpoint {
     public var timeout: Duration?
     /// The API's error-body type; `nil` uses the client's.
     public var errorBody: (any (Decodable & Sendable).Type)?
-    /// The success-body decoder; `nil` uses the client's.
+    /// The decoder for success and error bodies; `nil` uses the client's.
     public var decoder: (any ResponseBodyDecoder)?
-    /// The success-body envelope; `nil` uses the client's.
+    /// The envelope of success and error bodies; `nil` uses the client's.
     public var envelope: (any ResponseEnvelope)?
     /// The operation name handed to middleware.
     public var operationID: String

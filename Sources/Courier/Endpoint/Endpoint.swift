@@ -18,10 +18,11 @@ public protocol Endpoint: Route {
     /// What a successful response decodes to.
     associatedtype Response: Sendable
 
-    /// The decoder for this endpoint's success body; `nil` (the default) uses the client's.
+    /// The decoder for this endpoint's bodies, success and error alike; `nil` (the default) uses the client's.
     var decoder: (any ResponseBodyDecoder)? { get }
 
-    /// The envelope this endpoint's success body comes in; `nil` (the default) uses the client's. Use
+    /// The envelope this endpoint's bodies come in (a failure it reports in an error body is the API's
+    /// error); `nil` (the default) uses the client's. Use
     /// `.noEnvelope` to opt out of the client's.
     var envelope: (any ResponseEnvelope)? { get }
 

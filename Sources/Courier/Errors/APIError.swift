@@ -83,7 +83,8 @@ public struct APIError: Error, Sendable {
         get { self[field: \.bodySnippet] }
         set { self[field: \.bodySnippet] = newValue }
     }
-    /// The API's own error body, decoded with the client's ``APIClient/Configuration/errorBody`` type.
+    /// The API's own error body: the request's error-body type (``Route/errorBody``, else the client's
+    /// ``APIClient/Configuration/errorBody``) decoded from the response, or the error its envelope reported.
     public var errorBody: (any Sendable)? {
         get { self[field: \.errorBody] }
         set { self[field: \.errorBody] = newValue }

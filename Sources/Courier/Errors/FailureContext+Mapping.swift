@@ -3,18 +3,19 @@ import HTTPTypes
 
 extension FailureContext {
     /// Maps an error thrown while sending: an ``APIError`` a middleware threw (kept, with the request filled
-    /// in), a recognised network failure, cancellation or timeout (see ``TransportFailure``), or any other
-    /// failure of the transport or of a middleware.
+    /// in), cancellation of the calling task, a recognised network failure or timeout (see ``TransportFailure``),
+    /// or any other failure of the transport or of a middleware.
     func sending(_ error: any Error, fromTransport: Bool) -> APIError {
         if var apiError = TransportFailure.unwrapped(error) as? APIError {
             if apiError.method == nil { apiError.method = request?.method }
             if apiError.url == nil { apiError.url = request.map { redaction.redact(url: baseURL + ($0.path ?? "")) } }
             return apiError
         }
+        // A cancelled request's transport often fails as a closed connection: cancellation is what happened.
+        if Task.isCancelled { return self.error(.cancelled, phase: .sending, underlying: error) }
         if let failure = TransportFailure.classify(error) {
             return self.error(failure.kind, phase: .sending, message: failure.reason, underlying: error)
         }
-        if Task.isCancelled { return self.error(.cancelled, phase: .sending, underlying: error) }
         return self.error(fromTransport ? .transport : .middleware, phase: .sending, underlying: error)
     }
 

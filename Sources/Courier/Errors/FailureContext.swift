@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 
-/// What Courier knows about a request when it turns a failure into an ``APIError``: built only on the
-/// failure path, so the success path pays nothing for it.
+/// What Courier knows about a request when it turns a failure into an ``APIError``. The pipeline makes one
+/// (``APIClient/failureContext(for:)``) only when a phase fails, so the success path pays nothing for it.
 struct FailureContext: Sendable {
     let request: HTTPRequest?
     let baseURL: String
@@ -70,6 +70,19 @@ struct FailureContext: Sendable {
             "cannot encode \(type(of: value)) at \(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:
             String(describing: error)
+        }
+    }
+
+    /// What kind of decoding failure `error` is and where, without any text that may quote the body:
+    /// `missing key "message" at the top level`, `type mismatch at items[0].id`, `invalid data at …`.
+    static func outline(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(let type, let context): "expected \(type) at \(path(context.codingPath))"
+        case DecodingError.valueNotFound(let type, let context): "no \(type) value at \(path(context.codingPath))"
+        case DecodingError.keyNotFound(let key, let context):
+            "missing key \"\(key.stringValue)\" at \(path(context.codingPath))"
+        case DecodingError.dataCorrupted(let context): "unreadable data at \(path(context.codingPath))"
+        default: "\(type(of: error))"
         }
     }
 

@@ -73,7 +73,8 @@ struct TransportFailure: Equatable {
     private static func classify(_ error: URLError) -> TransportFailure? {
         switch error.code {
         case .cancelled: TransportFailure(kind: .cancelled, reason: nil, isTransient: false)
-        case .timedOut: timedOut("timed out")
+        case .timedOut: timedOut("the transport's time limit passed")
+        // URLSession gives no errno: on Linux a refused connection is this code, as is a host that is down.
         case .cannotConnectToHost: network("connection refused")
         case .networkConnectionLost: network("connection lost")
         case .cannotFindHost, .dnsLookupFailed: network("host not found")

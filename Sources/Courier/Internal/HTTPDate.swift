@@ -3,53 +3,70 @@ import Foundation
 /// HTTP-dates (RFC 9110 §5.6.7) in all three forms a recipient must accept:
 /// IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, the obsolete RFC 850 form `Sunday, 06-Nov-94 08:49:37 GMT`,
 /// and ANSI C's asctime form `Sun Nov  6 08:49:37 1994`. Parsed by hand: no formatter or calendar per call.
+///
+/// Leniency: a one-digit day is accepted in every form (senders get it wrong), the day name is checked only
+/// for its shape, and numbers must be plain ASCII digits. A day past the end of its month is refused.
 enum HTTPDate {
-    /// The date `text` names, or `nil` when it is none of the three forms.
-    static func parse(_ text: some StringProtocol) -> Date? {
+    /// The date `text` names, or `nil` when it is none of the three forms. `now` decides the century of an
+    /// RFC 850 two-digit year.
+    static func parse(_ text: some StringProtocol, now: Date = Date()) -> Date? {
         let parts = Substring(text).split(separator: " ", omittingEmptySubsequences: true)
         switch parts.count {
-        case 6 where parts[0].hasSuffix(",") && parts[5] == "GMT":
+        case 6 where parts[0].count == 4 && parts[0].hasSuffix(",") && parts[5] == "GMT":
             // IMF-fixdate: day-name "," SP day SP month SP year SP time SP "GMT".
-            guard parts[1].count == 2, parts[3].count == 4 else { return nil }
-            return date(day: parts[1], month: parts[2], year: Int(parts[3]), time: parts[4])
-        case 4 where parts[0].hasSuffix(",") && parts[3] == "GMT":
+            guard parts[3].count == 4 else { return nil }
+            return date(day: parts[1], month: parts[2], year: number(parts[3]), time: parts[4])
+        case 4 where parts[0].count >= 7 && parts[0].hasSuffix(",") && parts[3] == "GMT":
             // RFC 850: day-name "," SP day "-" month "-" 2DIGIT-year SP time SP "GMT".
             let pieces = parts[1].split(separator: "-", omittingEmptySubsequences: false)
-            guard pieces.count == 3, pieces[0].count == 2, pieces[2].count == 2, let short = Int(pieces[2]) else {
-                return nil
-            }
-            // RFC 9110: a two-digit year more than 50 years in the future is taken as the past century's.
-            return date(day: pieces[0], month: pieces[1], year: fourDigitYear(short), time: parts[2])
-        case 5:
+            guard pieces.count == 3, pieces[2].count == 2, let short = number(pieces[2]) else { return nil }
+            return date(day: pieces[0], month: pieces[1], year: fourDigitYear(short, now: now), time: parts[2])
+        case 5 where parts[0].count == 3:
             // asctime: day-name SP month SP ( 2DIGIT / ( SP 1DIGIT )) SP time SP year.
             guard parts[4].count == 4 else { return nil }
-            return date(day: parts[2], month: parts[1], year: Int(parts[4]), time: parts[3])
+            return date(day: parts[2], month: parts[1], year: number(parts[4]), time: parts[3])
         default:
             return nil
         }
     }
 
     private static func date(day: Substring, month: Substring, year: Int?, time: Substring) -> Date? {
-        guard let day = Int(day), (1...31).contains(day), let year, let month = months.firstIndex(of: String(month)),
-            let seconds = secondsOfDay(time)
+        guard (1...2).contains(day.count), let day = number(day), let year,
+            let monthIndex = months.firstIndex(of: String(month)), let seconds = secondsOfDay(time),
+            (1...daysIn(month: monthIndex + 1, year: year)).contains(day)
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month + 1, day: day)
+        let days = daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + seconds))
     }
 
-    /// `hh:mm:ss` as seconds since midnight.
+    /// `text` as a number when it is one to four ASCII digits and nothing else (no sign, no spaces).
+    private static func number(_ text: Substring) -> Int? {
+        guard (1...4).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return Int(text)
+    }
+
+    /// `hh:mm:ss` as seconds since midnight (a leap second, `:60`, is accepted).
     private static func secondsOfDay(_ text: Substring) -> Int? {
         let pieces = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard pieces.count == 3, pieces.allSatisfy({ $0.count == 2 }), let hour = Int(pieces[0]),
-            let minute = Int(pieces[1]), let second = Int(pieces[2]), hour < 24, minute < 60, second <= 60
+        guard pieces.count == 3, pieces.allSatisfy({ $0.count == 2 }), let hour = number(pieces[0]),
+            let minute = number(pieces[1]), let second = number(pieces[2]), hour < 24, minute < 60, second <= 60
         else { return nil }
         return hour * 3600 + minute * 60 + second
     }
 
-    private static func fourDigitYear(_ twoDigits: Int) -> Int {
-        let thisYear = 1970 + Int(Date().timeIntervalSince1970 / 31_556_952)
+    /// RFC 9110: a two-digit year that would be more than 50 years in the future is in the past century.
+    private static func fourDigitYear(_ twoDigits: Int, now: Date) -> Int {
+        let thisYear = civilYear(of: now)
         let candidate = thisYear - thisYear % 100 + twoDigits
         return candidate > thisYear + 50 ? candidate - 100 : candidate
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
@@ -60,6 +77,17 @@ enum HTTPDate {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The Gregorian year of `date` in UTC (Hinnant's `civil_from_days`, year only).
+    private static func civilYear(of date: Date) -> Int {
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        return yearOfEra + era * 400 + (monthIndex >= 10 ? 1 : 0)
     }
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -25,22 +25,22 @@ extension APIClient {
             built.headerFields[.range] = "bytes=\(resume.bytesReceived)-"
             built.headerFields[.ifRange] = resume.validator
         }
-        let request = built
-        return try await exchange(route, request: request, body: body, trackedAs: route) {
-            (response, responseBody, failure) async throws(APIError) in
-            let value = try await Self.write(
-                responseBody, of: response, to: destination, resuming: resume, progress: progress, failure: failure)
-            return APIResponse(
-                value: value, response: response, request: request, body: Data(), baseURL: resolvedBaseURL)
-        }
+        let consumer = Writing(destination: destination, resume: resume, progress: progress)
+        return try await exchange(route, request: built, body: body, trackedAs: route, consumer: consumer)
     }
+}
 
-    /// Phase 6 for `download`: streams the accepted body into a temporary file that replaces `destination`
-    /// once complete.
-    private static func write(
-        _ responseBody: HTTPBody?, of response: HTTPResponse, to destination: URL, resuming resume: DownloadResumeData?,
-        progress: (@Sendable (TransferProgress) -> Void)?, failure: FailureContext
-    ) async throws(APIError) -> URL {
+/// Phase 6 for `download`: streams the accepted body into a temporary file that replaces the destination
+/// once complete.
+private struct Writing: ResponseConsumer {
+    let destination: URL
+    let resume: DownloadResumeData?
+    let progress: (@Sendable (TransferProgress) -> Void)?
+
+    func consume(_ response: HTTPResponse, body responseBody: HTTPBody?, of request: HTTPRequest, client: APIClient)
+        async throws(APIError) -> APIResponse<URL>
+    {
+        let failure = client.failureContext(for: request)
         let file: DownloadFile
         do {
             file = try DownloadFile(destination: destination, resuming: resume)
@@ -77,7 +77,8 @@ extension APIClient {
             if apiError.resumeData == nil { file.discard() } else { file.keep() }
             throw apiError
         }
-        return destination
+        return APIResponse(
+            value: destination, response: response, request: request, body: Data(), baseURL: client.resolvedBaseURL)
     }
 
     /// Resume data when the server named a validator and accepts ranges, and some bytes arrived.

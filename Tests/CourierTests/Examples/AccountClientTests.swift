@@ -13,9 +13,11 @@ import Testing
             let accounts = AccountClient(baseURL: base)
             let me = try await accounts.logIn(
                 email: DemoCredentials.loginEmail, password: Secret(DemoCredentials.loginPassword),
-                tokenLifetime: .milliseconds(300))
+                tokenLifetime: .seconds(1))
             #expect(me.email == DemoCredentials.loginEmail)
-            try await Task.sleep(for: .milliseconds(500))
+            // A refreshed token keeps the login's lifetime, so the login's own `me()` must come well inside
+            // it (a loaded machine ran it 300 ms late), and this wait well past it.
+            try await Task.sleep(for: .milliseconds(1_300))
             #expect(try await accounts.me().name == "Ada Lovelace")
             let stats = try await APIClient(baseURL: base).send(APIRequest<AuthStats>.get("/auth/stats"))
             #expect(stats.refreshes == 1)

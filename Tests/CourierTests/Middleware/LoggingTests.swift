@@ -77,6 +77,10 @@ import Testing
         let failure = try #require(store.all.first { $0.message == "Request failed" })
         #expect(failure.level == .info)
         #expect("\(failure.metadata["courier-error"] ?? "")" == "connection refused")
+        // Every message names its request, so a failure logged alone still says which one failed (the
+        // logging middleware is outermost here, so it sees the request before the key is added).
+        #expect("\(failure.metadata["courier-url"] ?? "")" == "http://127.0.0.1:1/x")
+        #expect("\(failure.metadata["courier-method"] ?? "")" == "GET")
         #expect(!store.text.contains(Self.apiKey))
     }
 

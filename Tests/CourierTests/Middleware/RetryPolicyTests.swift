@@ -15,6 +15,7 @@ import Testing
         ("Sun, 06 Nov 1994 08:49:37 GMT", .seconds(10)),  // IMF-fixdate
         ("Sunday, 06-Nov-94 08:49:37 GMT", .seconds(10)),  // RFC 850
         ("Sun Nov  6 08:49:37 1994", .seconds(10)),  // asctime
+        ("Sun, 6 Nov 1994 08:49:37 GMT", .seconds(10)),  // a one-digit day, accepted leniently
         ("Sun, 06 Nov 1994 08:49:17 GMT", .zero),  // in the past
     ])
     func retryAfterValues(text: String, expected: Duration) {
@@ -22,9 +23,10 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "soon", "1.5", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 6 Nov 1994 08:49:37 GMT",
-        "Sun, 06 Foo 1994 08:49:37 GMT",
-        "Sun, 06 Nov 1994 25:49:37 GMT", "Sun Nov  6 08:49 1994",
+        "", "soon", "1.5", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 06 Foo 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 25:49:37 GMT", "Sun Nov  6 08:49 1994", "Tue, 31 Feb 1994 08:49:37 GMT",
+        "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov -994 08:49:37 GMT", ", 06 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 08:49:37 GMT extra",
     ])
     func unreadableRetryAfterIsIgnored(text: String) {
         #expect(RetryAfter.delay(text, now: Self.now) == nil)
@@ -33,8 +35,16 @@ import Testing
     @Test func theThreeDateFormsNameTheSameInstant() throws {
         let fixdate = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"))
         #expect(fixdate.timeIntervalSince1970 == 784_111_777)
-        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == fixdate)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: Self.now) == fixdate)
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == fixdate)
+        // RFC 850's two-digit years: more than 50 years ahead of `now` means the century before.
+        let in2026 = try #require(HTTPDate.parse("Mon, 23 Nov 2026 00:00:00 GMT"))
+        #expect(
+            HTTPDate.parse("Friday, 01-Jan-76 00:00:00 GMT", now: in2026)
+                == HTTPDate.parse("Thu, 01 Jan 2076 00:00:00 GMT"))
+        #expect(
+            HTTPDate.parse("Saturday, 01-Jan-77 00:00:00 GMT", now: in2026)
+                == HTTPDate.parse("Sat, 01 Jan 1977 00:00:00 GMT"))
         #expect(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 GMT")?.timeIntervalSince1970 == 0)
         #expect(HTTPDate.parse("Tue, 29 Feb 2028 23:59:59 GMT")?.timeIntervalSince1970 == 1_835_481_599)
     }

@@ -61,16 +61,16 @@ import Testing
     }
 
     /// Ordered by events, not sleeps: the holder is known to be in the transport, the waiter known to be
-    /// queued, before anything is cancelled or released.
+    /// queued, before anything is cancelled or released (the short sleeps only pace the polling).
     @Test func aCancelledWaiterFreesNothingItDidNotTake() async throws {
         let gate = GatedTransport()
         let client = APIClient(
             baseURL: exampleBaseURL, transport: gate, middlewares: [.throttle(maxConcurrent: 1)])
         let throttle = try #require((client.middlewares.first as? ThrottleMiddleware)?.throttle)
         let holder = Task { try await client.send(APIRequest<Void>.get("/holder")) }
-        await gate.waitUntilEntered(1)
+        try await gate.waitUntilEntered(1)
         let waiter = Task { try await client.send(APIRequest<Void>.get("/waiter")) }
-        while throttle.waitingCount < 1 { await Task.yield() }
+        while throttle.waitingCount < 1 { try await Task.sleep(for: .milliseconds(2)) }
         waiter.cancel()
         let error = await #expect(throws: APIError.self) { try await waiter.value }
         #expect(error?.kind == .cancelled)
@@ -111,8 +111,8 @@ final class GatedTransport: ClientTransport, Sendable {
         for continuation in waiting { continuation.resume() }
     }
 
-    func waitUntilEntered(_ count: Int) async {
-        while state.withLock({ $0.entered }) < count { await Task.yield() }
+    func waitUntilEntered(_ count: Int) async throws {
+        while state.withLock({ $0.entered }) < count { try await Task.sleep(for: .milliseconds(2)) }
     }
 
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws

@@ -34,8 +34,10 @@ import Testing
     func refresher(_ client: APIClient, path: RoutePath = "/auth/refresh", refreshToken: String) -> TokenStore.Refresh {
         let current = Mutex(refreshToken)
         return { _ in
+            // Refreshed tokens live an hour, so replays on a loaded machine never meet a second expiry.
             let grant = try await client.send(
-                APIRequest<Grant>.post(path, body: .form(["refreshToken": .string(current.withLock { $0 })])))
+                APIRequest<Grant>.post(
+                    path, query: ["ttl": 3600], body: .form(["refreshToken": .string(current.withLock { $0 })])))
             current.withLock { $0 = grant.refreshToken }
             return AuthToken(value: grant.token, refreshToken: grant.refreshToken)
         }

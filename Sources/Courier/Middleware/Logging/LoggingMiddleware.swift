@@ -7,13 +7,14 @@ public import OpenAPIRuntime
 ///
 /// It follows the swift-server logging convention (as AsyncHTTPClient does): messages are constant and the
 /// values are metadata, each request gets a logger of its own (a copy of ``logger``, whose metadata is
-/// kept, with a `courier-request-id`), and nothing is logged above ``level`` unless you ask: a 4xx or 5xx
-/// response or a thrown error is logged at ``failureLevel``, which is `.debug` by default too, since the
-/// caller receives and handles it.
+/// kept, with `courier-request-id`, `courier-method` and the redacted `courier-url` added, so every message
+/// names its request), and nothing is logged above ``level`` unless you ask: a 4xx or 5xx response or a
+/// thrown error is logged at ``failureLevel``, which is `.debug` by default too, since the caller receives
+/// and handles it.
 ///
-/// | message | metadata |
+/// | message | metadata besides the request's |
 /// |---|---|
-/// | `Sending request` | `courier-method`, `courier-url`, `courier-headers` (and `courier-curl` when asked) |
+/// | `Sending request` | `courier-headers` (and `courier-curl` when asked) |
 /// | `Received response` | `courier-status`, `courier-duration-ms`, `courier-body-size` |
 /// | `Request failed` | `courier-error`, `courier-duration-ms` |
 ///
@@ -53,14 +54,15 @@ public struct LoggingMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard logger.logLevel <= min(level, failureLevel) else { return try await next(request, body, baseURL) }
+        let redaction = self.redaction.union(MiddlewareContext.current?.redaction)
         var logger = self.logger
         logger[metadataKey: "courier-request-id"] = "\(Self.makeRequestID())"
-        let redaction = self.redaction.union(MiddlewareContext.current?.redaction)
+        logger[metadataKey: "courier-method"] = "\(request.method.rawValue)"
+        logger[metadataKey: "courier-url"] =
+            "\(redaction.redact(url: baseURL.textWithoutTrailingSlash + (request.path ?? "")))"
         if logger.logLevel <= level {
             var metadata: Logger.Metadata = [
-                "courier-method": "\(request.method.rawValue)",
-                "courier-url": "\(redaction.redact(url: baseURL.textWithoutTrailingSlash + (request.path ?? "")))",
-                "courier-headers": "\(Self.describe(redaction.redact(headers: request.headerFields)))",
+                "courier-headers": "\(Self.describe(redaction.redact(headers: request.headerFields)))"
             ]
             if logsCURL {
                 let bytes = await Self.replayableBytes(of: body)

@@ -6,7 +6,7 @@ enum RetryAfter {
     static func delay(_ value: String?, now: Date = Date()) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-        guard let date = HTTPDate.parse(value) else { return nil }
+        guard let date = HTTPDate.parse(value, now: now) else { return nil }
         let interval = max(0, date.timeIntervalSince(now))
         return .milliseconds(Int64((interval * 1000).rounded(.up)))
     }
