@@ -76,16 +76,37 @@ extension MockTransport {
         }
         /// The header fields.
         public var headerFields: HTTPFields { head.headerFields }
+        /// The query items, decoded (`+` stays `+`: Courier encodes a space as `%20`), in order.
+        public var queryItems: [(name: String, value: String)] {
+            guard let query else { return [] }
+            return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+                let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+                return (name, value)
+            }
+        }
         /// The body as UTF-8 text.
         public var bodyText: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// A canned answer for requests with a given method and path.
+    /// A canned answer for requests with a given method and path, and optionally query items and header
+    /// fields.
+    ///
+    /// ```swift
+    /// MockTransport.Stub(.get, "/search", json: page2).matching(query: ["page": "2"])
+    /// MockTransport.Stub(.get, "/me", status: .unauthorized).matching(headers: [.authorization: "Bearer old"])
+    /// ```
     public struct Stub: Sendable, CustomStringConvertible {
         /// The method to match.
         public var method: HTTPRequest.Method
         /// The encoded path to match, without the query.
         public var path: String
+        /// Query items the request must carry (decoded names and values, in any order, among any others).
+        /// Empty by default: any query matches.
+        public var query: [String: String] = [:]
+        /// Header fields the request must carry with exactly these values, among any others. Empty by default.
+        public var headers: HTTPFields = [:]
         /// The response head to return.
         public var response: HTTPResponse
         /// The body to return.
@@ -108,10 +129,39 @@ extension MockTransport {
                 method, path, status: status, headerFields: [.contentType: "application/json"], body: Data(json.utf8))
         }
 
-        func matches(_ request: RecordedRequest) -> Bool { request.method == method && request.path == path }
+        /// This stub, matching only requests that also carry `query`'s items (decoded, in any order).
+        public func matching(query: [String: String]) -> Stub {
+            var stub = self
+            stub.query.merge(query) { $1 }
+            return stub
+        }
 
-        /// `GET /users/octocat → 200`.
-        public var description: String { "\(method.rawValue) \(path) → \(response.status.code)" }
+        /// This stub, matching only requests that also carry `headers` with these values.
+        public func matching(headers: HTTPFields) -> Stub {
+            var stub = self
+            for field in headers { stub.headers[field.name] = field.value }
+            return stub
+        }
+
+        func matches(_ request: RecordedRequest) -> Bool {
+            guard request.method == method, request.path == path else { return false }
+            if !query.isEmpty {
+                let items = request.queryItems
+                guard query.allSatisfy({ name, value in items.contains { $0.name == name && $0.value == value } })
+                else { return false }
+            }
+            return headers.allSatisfy { request.headerFields[values: $0.name].contains($0.value) }
+        }
+
+        /// `GET /users/octocat?page=2 [Authorization] → 200`.
+        public var description: String {
+            var text = "\(method.rawValue) \(path)"
+            if !query.isEmpty {
+                text += "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            }
+            if !headers.isEmpty { text += " [" + headers.map(\.name.rawName).joined(separator: ", ") + "]" }
+            return text + " → \(response.status.code)"
+        }
     }
 
     /// No stub matched a request.
@@ -124,7 +174,8 @@ extension MockTransport {
         /// Names the request and lists the stubs.
         public var description: String {
             let tried = stubs.isEmpty ? "no stubs" : stubs.map(\.description).joined(separator: "; ")
-            return "MockTransport: no stub for \(request.method.rawValue) \(request.path) (stubs: \(tried))"
+            let target = request.query.map { "\(request.path)?\($0)" } ?? request.path
+            return "MockTransport: no stub for \(request.method.rawValue) \(target) (stubs: \(tried))"
         }
     }
 }

@@ -9,8 +9,11 @@ extension APIClient {
         /// Query items added after every request's own (an API key, Flickr's `format=json`); a request's
         /// own item of the same name wins. Empty by default.
         public var defaultQuery: Query = [:]
-        /// Header fields on every request; a request's own field of the same name wins. Empty by default.
-        public var defaultHeaders: HTTPFields = [:]
+        /// Header fields on every request; a request's own field of the same name wins. By default only
+        /// `User-Agent: Courier/0.2.0 (Linux 6.1)` (``APIClient/Configuration/defaultUserAgent``: some APIs,
+        /// GitHub's among them, refuse requests without one). Name your app instead with
+        /// `$0.defaultHeaders[.userAgent] = "MyApp/1.4 (contact@example.com)"`, or send none with `= nil`.
+        public var defaultHeaders: HTTPFields = [.userAgent: Configuration.defaultUserAgent]
         /// How lists and booleans are written in queries and form bodies.
         public var queryEncoding = QueryEncoding()
         /// The encoder for ``RequestBody/json(_:)`` bodies. Built once, used for every request.
@@ -42,6 +45,35 @@ extension APIClient {
 
         /// The default configuration.
         public init() {}
+
+        /// `Courier/<version> (<OS> <major>.<minor>)`, the `User-Agent` of a client that names none.
+        public static let defaultUserAgent: String = {
+            let version = ProcessInfo.processInfo.operatingSystemVersion
+            return "Courier/\(courierVersion) (\(operatingSystemName) \(version.majorVersion).\(version.minorVersion))"
+        }()
+
+        /// This release of Courier.
+        static let courierVersion = "0.2.0"
+
+        private static var operatingSystemName: String {
+            #if os(macOS)
+                "macOS"
+            #elseif os(iOS)
+                "iOS"
+            #elseif os(tvOS)
+                "tvOS"
+            #elseif os(watchOS)
+                "watchOS"
+            #elseif os(visionOS)
+                "visionOS"
+            #elseif os(Linux)
+                "Linux"
+            #elseif os(Windows)
+                "Windows"
+            #else
+                "unknown OS"
+            #endif
+        }
 
         #if canImport(Darwin)
             private static var defaultCallbackQueue: DispatchQueue { .main }

@@ -45,6 +45,12 @@ public struct Query: Sendable, Hashable {
         parameters.append(QueryParameter(name: name, value: value))
     }
 
+    /// Appends every parameter of `other`, in order, keeping any of the same names already here.
+    public mutating func append(contentsOf other: Query) { parameters.append(contentsOf: other.parameters) }
+
+    /// The parameters of `lhs` followed by those of `rhs`: `base + ["page": 2]`.
+    public static func + (lhs: Query, rhs: Query) -> Query { Query(lhs.parameters + rhs.parameters) }
+
     /// Whether a parameter named `name` is present.
     public func contains(_ name: String) -> Bool { parameters.contains { $0.name == name } }
 }

@@ -35,6 +35,23 @@ import Testing
         #expect(fields[.userAgent] == "Courier-tests")
     }
 
+    @Test func aDefaultUserAgentNamesCourierAndCanBeReplacedOrRemoved() async throws {
+        try await client().send(APIRequest<Void>.get("/a"))
+        let sent = try #require(try lastRequest().headerFields[.userAgent])
+        #expect(sent == APIClient.Configuration.defaultUserAgent)
+        #expect(sent.hasPrefix("Courier/0.2.0 ("), "\(sent)")
+        #if os(Linux)
+            #expect(sent.contains("(Linux "), "\(sent)")
+        #endif
+
+        try await client { $0.defaultHeaders[.userAgent] = "MyApp/1.4" }.send(APIRequest<Void>.get("/b"))
+        #expect(try lastRequest().headerFields[values: .userAgent] == ["MyApp/1.4"])
+        try await client().send(APIRequest<Void>.get("/c", headers: [.userAgent: "Endpoint/2"]))
+        #expect(try lastRequest().headerFields[values: .userAgent] == ["Endpoint/2"])
+        try await client { $0.defaultHeaders[.userAgent] = nil }.send(APIRequest<Void>.get("/d"))
+        #expect(try lastRequest().headerFields[.userAgent] == nil)
+    }
+
     @Test func jsonBodyUsesTheClientEncoder() async throws {
         struct Note: Encodable, Sendable { let createdAt: Date }
         let client = client { $0.jsonEncoder.dateEncodingStrategy = .secondsSince1970 }

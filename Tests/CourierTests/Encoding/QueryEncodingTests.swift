@@ -54,3 +54,18 @@ import Testing
         #expect(QueryEncoding().serialize(["sort": .init(Sort.stars)], escaping: .unreserved) == "sort=stars")
     }
 }
+
+/// Building queries out of parts.
+@Suite struct QueryCompositionTests {
+    @Test func concatenationKeepsOrderAndRepeatedNames() {
+        let base: Query = ["q": "swift", "page": 1]
+        let more: Query = ["page": 2, "sort": "stars"]
+        let joined = base + more
+        #expect(joined.parameters.map(\.name) == ["q", "page", "page", "sort"])
+        var appended = base
+        appended.append(contentsOf: more)
+        #expect(appended == joined)
+        #expect(QueryEncoding().serialize(joined, escaping: .unreserved) == "q=swift&page=1&page=2&sort=stars")
+        #expect(base + [:] == base)
+    }
+}
