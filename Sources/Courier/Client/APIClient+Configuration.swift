@@ -32,7 +32,7 @@ extension APIClient {
         public var errorBody: (any (Decodable & Sendable).Type)?
         /// The largest response body read into memory, in bytes; 10 MiB by default. A larger body fails with
         /// ``APIError/Kind/bodyTooLarge`` before it is read in full when its length is declared.
-        public var maximumBodySize = 10 * 1024 * 1024
+        public var maxBodySize = 10 * 1024 * 1024
         /// A time limit for each whole exchange (sending, waiting, reading the body), unless an endpoint
         /// sets its own. `nil` (the default) leaves time limits to the transport (60 s for URLSession).
         /// Setting one runs each request beside a timer, which costs a few microseconds.
@@ -42,6 +42,13 @@ extension APIClient {
         /// Where completion handlers run. The main queue on Apple platforms; on Linux a serial queue of
         /// Courier's own, because a Linux program need not run its main queue.
         public var callbackQueue: DispatchQueue = Self.defaultCallbackQueue
+
+        /// The former name of ``maxBodySize``.
+        @available(*, deprecated, renamed: "maxBodySize")
+        public var maximumBodySize: Int {
+            get { maxBodySize }
+            set { maxBodySize = newValue }
+        }
 
         /// The default configuration.
         public init() {}

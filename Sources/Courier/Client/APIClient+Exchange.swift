@@ -185,7 +185,7 @@ extension APIClient {
         let failure = failureContext(for: request)
         let data: Data?
         do {
-            data = try await BodyCollector.collect(body, limit: min(configuration.maximumBodySize, 1 << 20))
+            data = try await BodyCollector.collect(body, limit: min(configuration.maxBodySize, 1 << 20))
         } catch {
             if Task.isCancelled { return failure.error(.cancelled, phase: .receiving, response: response) }
             data = nil
@@ -228,7 +228,7 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
     {
         let data: Data
         do {
-            data = try await BodyCollector.collect(body, limit: client.configuration.maximumBodySize)
+            data = try await BodyCollector.collect(body, limit: client.configuration.maxBodySize)
         } catch {
             throw client.failureContext(for: request).receiving(error, response: response)
         }

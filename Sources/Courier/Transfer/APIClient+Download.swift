@@ -10,7 +10,7 @@ extension APIClient {
     /// the whole body has arrived; the destination never holds a partial file. When an interrupted
     /// response carried a validator (`ETag` or `Last-Modified`) and accepts byte ranges, the partial file is
     /// kept and the error's ``APIError/resumeData`` continues it with `Range` and `If-Range`; otherwise it
-    /// is deleted. The body limit (``Configuration/maximumBodySize``) does not apply to downloads.
+    /// is deleted. The body limit (``Configuration/maxBodySize``) does not apply to downloads.
     /// ```swift
     /// let file = try await client.download(APIRequest<Void>.get("/exports/2026.csv"), to: url) { progress in
     ///     print(progress.completedBytes, progress.totalBytes ?? -1)

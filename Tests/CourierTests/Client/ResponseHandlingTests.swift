@@ -96,7 +96,7 @@ import Testing
         let big = Data(count: 2048)
         let client = client([.init(.get, "/big", headerFields: [.contentType: "application/octet-stream"], body: big)])
         {
-            $0.maximumBodySize = 1024
+            $0.maxBodySize = 1024
         }
         let error = await #expect(throws: APIError.self) { try await client.send(APIRequest<Data>.get("/big")) }
         #expect(error?.kind == .bodyTooLarge)

@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func refreshStormsAreRefused() async throws {
-        let store = TokenStore(token: nil, maximumRefreshes: 2, per: .seconds(60)) { replacing in
+        let store = TokenStore(token: nil, maxRefreshes: 2, per: .seconds(60)) { replacing in
             AuthToken(value: (replacing?.value ?? "") + "x")
         }
         let first = try await store.refresh(replacing: nil)

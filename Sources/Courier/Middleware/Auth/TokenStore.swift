@@ -13,7 +13,7 @@ import Foundation
 /// ```
 /// A refresh that fails is not retried for the same token: every request waiting on it, and every later
 /// one holding that token, fails with ``APIError/Kind/authenticationFailed`` until ``set(_:)`` installs a
-/// token or a later refresh succeeds. At most `maximumRefreshes` refreshes happen per `window`, so a server
+/// token or a later refresh succeeds. At most `maxRefreshes` refreshes happen per `window`, so a server
 /// that rejects every token can't cause a refresh storm.
 public actor TokenStore {
     /// Obtains a new token; receives the token being replaced (`nil` when there is none yet).
@@ -22,7 +22,7 @@ public actor TokenStore {
     private var token: AuthToken?
     private let refreshToken: Refresh
     private let expiryLeeway: Duration
-    private let maximumRefreshes: Int
+    private let maxRefreshes: Int
     private let window: Duration
     private var inFlight: Task<AuthToken, any Error>?
     private var failure: (replacing: AuthToken?, error: any Error, at: ContinuousClock.Instant)?
@@ -35,21 +35,32 @@ public actor TokenStore {
     /// - Parameters:
     ///   - token: the token to start with, if any; without one the first request refreshes.
     ///   - expiryLeeway: how long before `expiresAt` a token is refreshed proactively; 30 s by default.
-    ///   - maximumRefreshes: how many refreshes `window` may hold; 5 by default.
-    ///   - window: the window for `maximumRefreshes`; one minute by default.
+    ///   - maxRefreshes: how many refreshes `window` may hold; 5 by default.
+    ///   - window: the window for `maxRefreshes`; one minute by default.
     ///   - retryAfterFailure: how long a failed refresh is remembered (and reported to every request holding
     ///     the same token) before one is tried again; 5 s by default.
     ///   - refresh: obtains a new token.
     public init(
-        token: AuthToken? = nil, expiryLeeway: Duration = .seconds(30), maximumRefreshes: Int = 5,
+        token: AuthToken? = nil, expiryLeeway: Duration = .seconds(30), maxRefreshes: Int = 5,
         per window: Duration = .seconds(60), retryAfterFailure: Duration = .seconds(5), refresh: @escaping Refresh
     ) {
         self.token = token
         self.retryAfterFailure = retryAfterFailure
         self.expiryLeeway = expiryLeeway
-        self.maximumRefreshes = maximumRefreshes
+        self.maxRefreshes = maxRefreshes
         self.window = window
         self.refreshToken = refresh
+    }
+
+    /// The same store, with the limit under its former name.
+    @available(*, deprecated, renamed: "init(token:expiryLeeway:maxRefreshes:per:retryAfterFailure:refresh:)")
+    public init(
+        token: AuthToken? = nil, expiryLeeway: Duration = .seconds(30), maximumRefreshes: Int,
+        per window: Duration = .seconds(60), retryAfterFailure: Duration = .seconds(5), refresh: @escaping Refresh
+    ) {
+        self.init(
+            token: token, expiryLeeway: expiryLeeway, maxRefreshes: maximumRefreshes, per: window,
+            retryAfterFailure: retryAfterFailure, refresh: refresh)
     }
 
     /// The token requests are sent with now.
@@ -113,10 +124,10 @@ public actor TokenStore {
     private func checkRefreshLimit() throws {
         let now = ContinuousClock.now
         refreshTimes.removeAll { now - $0 >= window }
-        guard refreshTimes.count < maximumRefreshes else {
+        guard refreshTimes.count < maxRefreshes else {
             throw APIError(
                 .authenticationFailed, phase: .sending,
-                message: "refused to refresh the token: \(maximumRefreshes) refreshes already within \(window)")
+                message: "refused to refresh the token: \(maxRefreshes) refreshes already within \(window)")
         }
         refreshTimes.append(now)
     }
