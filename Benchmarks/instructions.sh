@@ -16,6 +16,9 @@ binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/cour
 stripped=$(mktemp)
 trap 'rm -f "$stripped" "$stripped".out.*' EXIT
 strip --strip-debug -o "$stripped" "$binary"
+# Swift seeds its hashing at random per process, which moved counts by up to a few thousand instructions per
+# request from run to run; a fixed seed makes two runs of one binary count the same.
+export SWIFT_DETERMINISTIC_HASHING=1
 instructions() {  # $1 workload, $2 requests → total Ir
     valgrind --tool=callgrind --callgrind-out-file="$stripped.out.$1.$2" "$stripped" "$1" "$2" >/dev/null 2>&1
     sed -n 's/^summary: *//p' "$stripped.out.$1.$2"
