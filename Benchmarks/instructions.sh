@@ -4,6 +4,7 @@
 # Builds courier-path in release; installs valgrind with apt-get when it is missing.
 #   Benchmarks/instructions.sh            # both workloads: GET + decode, PATCH with a query and a JSON body
 #   SCRATCH=.build-old Benchmarks/instructions.sh   # another build folder (to compare two checkouts)
+#   NO_DEFAULT_HEADERS=1 Benchmarks/instructions.sh # without the client's default User-Agent
 set -euo pipefail
 cd "$(dirname "$0")"
 scratch=${SCRATCH:-.build}
@@ -19,8 +20,11 @@ strip --strip-debug -o "$stripped" "$binary"
 # Swift seeds its hashing at random per process, which moved counts by up to a few thousand instructions per
 # request from run to run; a fixed seed makes two runs of one binary count the same.
 export SWIFT_DETERMINISTIC_HASHING=1
+# Without address randomisation (setarch -R) the runtime's pointer-keyed caches behave the same every run.
+no_aslr=()
+if setarch "$(uname -m)" -R true 2>/dev/null; then no_aslr=(setarch "$(uname -m)" -R); fi
 instructions() {  # $1 workload, $2 requests → total Ir
-    valgrind --tool=callgrind --callgrind-out-file="$stripped.out.$1.$2" "$stripped" "$1" "$2" >/dev/null 2>&1
+    "${no_aslr[@]}" valgrind --tool=callgrind --callgrind-out-file="$stripped.out.$1.$2" "$stripped" "$1" "$2" >/dev/null 2>&1
     sed -n 's/^summary: *//p' "$stripped.out.$1.$2"
 }
 for workload in get patch; do

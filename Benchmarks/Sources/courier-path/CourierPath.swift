@@ -2,13 +2,14 @@ import BenchmarkSupport
 import Courier
 import Dispatch
 import Foundation
+import HTTPTypes
 import Synchronization
 
 /// Sends `N` requests one after another through Courier's whole request path with ``CannedTransport``
 /// (which answers at once), for counting instructions per request with callgrind: `instructions.sh` runs it
 /// at two counts and divides the difference, so start-up and first-use costs cancel out.
 ///
-/// Usage: `courier-path get|patch N`.
+/// Usage: `courier-path get|patch N`; `NO_DEFAULT_HEADERS=1` sends no default headers (no `User-Agent`).
 ///
 /// Every job runs on the main thread, through ``MainThreadExecutor`` as the task's executor preference:
 /// under valgrind 3.19, Swift 6.3's cooperative pool either crashes (an async `main` parked in
@@ -25,7 +26,11 @@ struct CourierPath {
             FileHandle.standardError.write(Data("courier-path: fixtures/user.json is missing\n".utf8))
             exit(1)
         }
-        let client = APIClient(baseURL: baseURL, transport: CannedTransport(body: body))
+        // NO_DEFAULT_HEADERS=1 empties the client's default headers (its User-Agent), to price the path alone.
+        let emptyDefaults = ProcessInfo.processInfo.environment["NO_DEFAULT_HEADERS"] != nil
+        let client = APIClient(baseURL: baseURL, transport: CannedTransport(body: body)) {
+            if emptyDefaults { $0.defaultHeaders = [:] }
+        }
         let executor = MainThreadExecutor()
         let outcome = Mutex<Result<Int, APIError>?>(nil)
         Task(executorPreference: executor) {
