@@ -4,7 +4,7 @@ import OpenAPIRuntime
 
 /// The one request pipeline. Every request a client sends, whether by ``APIClient/send(_:)``,
 /// ``APIClient/download(_:to:resumingFrom:progress:)`` or a page of ``APIClient/pages(_:maxPages:)``,
-/// goes through ``APIClient/exchange(_:request:body:trackedAs:consume:)`` below, which reads top to bottom:
+/// goes through ``APIClient/exchange(_:request:body:trackedAs:consumer:)`` below, which reads top to bottom:
 ///
 /// 1. build (the caller has: ``APIClient/makeRequest(for:)``), and stop at once if already cancelled;
 /// 2. track the request for ``APIClient/cancelAll(_:where:)`` when its type is ``CancellableByType``;
@@ -51,13 +51,12 @@ extension APIClient {
         guard isTracked || limit != nil else {
             return try await sendValidateConsume(route, request: request, body: body, consumer: consumer)
         }
+        @Sendable func sendAndConsume() async throws(APIError) -> Consumer.Value {
+            try await sendValidateConsume(route, request: request, body: body, consumer: consumer)
+        }
         @Sendable func withinTimeLimit() async throws(APIError) -> Consumer.Value {
-            guard let limit else {
-                return try await sendValidateConsume(route, request: request, body: body, consumer: consumer)
-            }
-            return try await run(within: limit, request: request) { () async throws(APIError) in
-                try await sendValidateConsume(route, request: request, body: body, consumer: consumer)
-            }
+            guard let limit else { return try await sendAndConsume() }
+            return try await run(within: limit, request: request, sendAndConsume)
         }
         guard isTracked else { return try await withinTimeLimit() }
         return try await tracked(as: key, request: request, withinTimeLimit)
@@ -104,10 +103,8 @@ extension APIClient {
             } onCancel: {
                 task.cancel()
             }
-        } catch let error as APIError {
-            throw error
         } catch {
-            throw failureContext(for: request).error(.cancelled, phase: .sending, underlying: error)
+            throw interruption(error, of: request)
         }
     }
 
@@ -119,13 +116,17 @@ extension APIClient {
     ) async throws(APIError) -> Value {
         do {
             if let value = try await TimeLimit.run(limit, operation) { return value }
-        } catch let error as APIError {
-            throw error
         } catch {
-            throw failureContext(for: request).error(.cancelled, phase: .sending, underlying: error)
+            throw interruption(error, of: request)
         }
         throw failureContext(for: request).error(
             .timedOut, phase: .sending, message: "no complete response within \(limit)")
+    }
+
+    /// An error out of a child task of phases 2 and 3: the operation's own ``APIError``, or else the only
+    /// other thing a task running it can throw, a `CancellationError`.
+    private func interruption(_ error: any Error, of request: HTTPRequest) -> APIError {
+        error as? APIError ?? failureContext(for: request).error(.cancelled, phase: .sending, underlying: error)
     }
 
     /// Phase 4: the middleware chain, outermost first, then the transport. Also returns how many attempts a

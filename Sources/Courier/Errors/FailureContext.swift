@@ -51,16 +51,12 @@ struct FailureContext: Sendable {
 
     private static func describe(_ error: DecodingError) -> String {
         switch error {
-        case .typeMismatch(let type, let context):
-            "expected \(type) at \(path(context.codingPath)): \(context.debugDescription)"
-        case .valueNotFound(let type, let context):
-            "no \(type) value at \(path(context.codingPath)): \(context.debugDescription)"
-        case .keyNotFound(let key, let context):
-            "missing key \"\(key.stringValue)\" at \(path(context.codingPath))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            "\(outline(error)): \(context.debugDescription)"
         case .dataCorrupted(let context):
             "\(context.debugDescription) (at \(path(context.codingPath)))"
-        @unknown default:
-            String(describing: error)
+        default:
+            outline(error)
         }
     }
 
@@ -73,8 +69,9 @@ struct FailureContext: Sendable {
         }
     }
 
-    /// What kind of decoding failure `error` is and where, without any text that may quote the body:
-    /// `missing key "message" at the top level`, `type mismatch at items[0].id`, `invalid data at …`.
+    /// What kind of decoding failure `error` is and where, without the decoder's own text, which may quote
+    /// the body: `missing key "message" at the top level`, `expected Int at items[0].id`,
+    /// `unreadable data at the top level`.
     static func outline(_ error: any Error) -> String {
         switch error {
         case DecodingError.typeMismatch(let type, let context): "expected \(type) at \(path(context.codingPath))"

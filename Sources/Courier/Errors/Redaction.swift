@@ -7,7 +7,7 @@ public import HTTPTypes
 /// names with ``APIClient/Configuration/redaction``:
 /// ```swift
 /// $0.redaction.queryNames.insert("session")
-/// $0.redaction.headerNames.insert(sessionField)   // an HTTPField.Name("X-Session")
+/// if let session = HTTPField.Name("X-Session") { $0.redaction.headerNames.insert(session) }
 /// ```
 public struct Redaction: Sendable, Hashable {
     /// Names of query items, form fields and JSON keys whose values are secret, compared without regard to

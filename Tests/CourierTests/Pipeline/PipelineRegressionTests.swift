@@ -4,7 +4,6 @@ import HTTPTypes
 @_spi(Generated) import OpenAPIRuntime
 import Synchronization
 import Testing
-import XMLCoder
 
 /// Bugs the spread-out request path let through; each test fails on the code before the one pipeline.
 @Suite(.timeLimit(.minutes(1))) struct PipelineRegressionTests {
@@ -54,17 +53,11 @@ import XMLCoder
         }
     }
 
-    struct XMLReader: ResponseBodyDecoder {
-        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-            try XMLDecoder().decode(type, from: data)
-        }
-    }
-
     struct ListBucket: Endpoint {
         typealias Response = String
         let name: String
         var path: RoutePath { "/testing/xml/buckets/\(name)" }
-        var decoder: (any ResponseBodyDecoder)? { XMLReader() }
+        var decoder: (any ResponseBodyDecoder)? { BodyFormatTests.XMLReader() }
         var errorBody: (any (Decodable & Sendable).Type)? { S3Error.self }
     }
 
@@ -85,7 +78,7 @@ import XMLCoder
     @Test func anErrorBodyThatDoesNotDecodeKeepsTheReason() async throws {
         struct Strict: Decodable, Sendable { let requestID: String }
         var request = APIRequest<String>.get("/testing/xml/buckets/photos")
-        request.decoder = XMLReader()
+        request.decoder = BodyFormatTests.XMLReader()
         request.errorBody = Strict.self
         let client = APIClient(baseURL: try await TestServers.demoURL())
         let error = await #expect(throws: APIError.self) { try await client.send(request) }
