@@ -16,7 +16,8 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
-        .executable(name: "courier-demo", targets: ["courier-demo"]),
+        // No product for courier-demo: `swift run courier-demo` works at the root without one, and a product
+        // would make every package that depends on Courier resolve Hummingbird and ArgumentParser.
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -126,3 +127,8 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Documentation only (scripts/docs sets COURIER_DOCS): packages that depend on Courier never resolve the DocC plugin.
+if Context.environment["COURIER_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -6,7 +6,7 @@ import OpenAPIRuntime
 
 extension Tour {
     func urlShortener() async {
-        output.section("URL shortener (Google URL Shortener v1, seed 000)")
+        output.section("URL shortener (Google URL Shortener v1)")
         let base = baseURL.appending(path: "urlshortener/v1")
         // Against another server (--base-url), $COURIER_GOOGLE_API_KEY when set; else the demo server's key.
         let demoKey = SecretSource.environment(["GOOGLE_API_KEY": DemoCredentials.shortenerAPIKey])
@@ -56,7 +56,7 @@ extension Tour {
     }
 
     func flickr() async {
-        output.section("Flickr-style photos (seed 004)")
+        output.section("Flickr-style photos (the Flickr REST API)")
         let flickr = FlickrClient(
             baseURL: baseURL, apiKey: Secret(DemoCredentials.flickrAPIKey), middlewares: middlewares)
         await output.step("interesting photos with dates") {
@@ -73,7 +73,7 @@ extension Tour {
     }
 
     func articles() async {
-        output.section("Envelope API: {\"success\", \"error\", \"response\"} (seed 003)")
+        output.section("Envelope API: {\"success\", \"error\", \"response\"}")
         let api = ArticlesClient(
             baseURL: baseURL, username: DemoCredentials.envelopeUser,
             password: Secret(DemoCredentials.envelopePassword),
@@ -88,7 +88,7 @@ extension Tour {
     }
 
     func accounts() async {
-        output.section("Form login with a bearer token (seed 001)")
+        output.section("Form login with a bearer token")
         let accounts = AccountClient(baseURL: baseURL, middlewares: middlewares)
         await output.step("POST /auth/local (form), then GET /me") {
             let me = try await accounts.logIn(

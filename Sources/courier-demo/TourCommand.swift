@@ -40,7 +40,7 @@ struct TourCommand: AsyncParsableCommand {
         if verbose {
             var logger = Logger(label: "courier-demo") { StreamLogHandler.standardOutput(label: $0) }
             logger.logLevel = .debug
-            middlewares.append(.logging(logger, cURL: true))
+            middlewares.append(.logging(logger, logsCURL: true))
         }
         output.title("Courier tour against \(base.absoluteString)")
         let tour = Tour(

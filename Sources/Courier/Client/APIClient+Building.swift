@@ -6,43 +6,72 @@ extension APIClient {
     /// Builds the request head and body for `route`: encoded path and query (the route's items, then the
     /// client's defaults), merged header fields, and the encoded body with its `Content-Type`.
     func makeRequest(for route: some Route) throws(APIError) -> (HTTPRequest, HTTPBody?) {
-        let baseText: String
+        let normalized: NormalizedBase
         switch base {
-        case .success(let normalized): baseText = normalized.text
+        case .success(let valid): normalized = valid
         case .failure(var error):
             error.method = route.method
             throw error
+        }
+        // An absolute URL sets the request's scheme and authority, which say where it goes from here on.
+        let target = try route.path.absoluteURL.map { url throws(APIError) in
+            try self.target(of: url, method: route.method, base: normalized)
         }
         let path: String
         var headerFields: HTTPFields
         let body: HTTPBody?
         do {
-            path = try makePath(for: route)
+            path = try makePath(
+                for: route, defaultQuery: target?.isBaseOrigin == false ? [:] : configuration.defaultQuery)
             headerFields = mergedHeaders(route.headers)
             body = try makeBody(try route.body.storage, headerFields: &headerFields)
         } catch let error as APIError {
             throw error
         } catch {
-            let partial = HTTPRequest(method: route.method, scheme: nil, authority: nil, path: route.path.encoded)
-            let failure = FailureContext(request: partial, baseURL: baseText, redaction: configuration.redaction)
-            throw failure.error(.encoding, phase: .building, underlying: error)
+            let partial = HTTPRequest(
+                method: route.method, scheme: target?.origin.scheme, authority: target?.origin.authority,
+                path: route.path.encoded)
+            throw failureContext(for: partial).error(.encoding, phase: .building, underlying: error)
         }
         var request = HTTPRequest(
-            method: route.method, scheme: nil, authority: nil, path: path, headerFields: headerFields)
+            method: route.method, scheme: target?.origin.scheme, authority: target?.origin.authority, path: path,
+            headerFields: headerFields)
         do {
             try route.prepare(&request)
         } catch {
-            let failure = FailureContext(request: request, baseURL: baseText, redaction: configuration.redaction)
-            throw failure.error(.rejected, phase: .preparing, underlying: error)
+            throw failureContext(for: request).error(.rejected, phase: .preparing, underlying: error)
         }
         return (request, body)
     }
 
-    private func makePath(for route: some Route) throws -> String {
+    /// The origin of an absolute URL a route names, if the client may send to it.
+    private func target(of url: URL, method: HTTPRequest.Method, base: NormalizedBase) throws(APIError)
+        -> (origin: Origin, isBaseOrigin: Bool)
+    {
+        func refuse(_ reason: String) -> APIError {
+            let shown = configuration.redaction.redact(url: url.absoluteString)
+            var error = APIError(.invalidRequest, phase: .building, message: "\(shown) \(reason)")
+            error.method = method
+            error.url = shown
+            return error
+        }
+        let origin: Origin
+        switch Origin.validate(url) {
+        case .success(let valid): origin = valid
+        case .failure(let invalid): throw refuse(invalid.reason)
+        }
+        if origin == base.origin { return (origin, true) }
+        guard configuration.allowedOrigins.contains(origin) else {
+            throw refuse(
+                "is on \(origin), which is neither the base URL's origin (\(base.origin)) nor in allowedOrigins")
+        }
+        return (origin, false)
+    }
+
+    private func makePath(for route: some Route, defaultQuery defaults: Query) throws -> String {
         var path = route.path.encoded
         if !path.isEmpty && !path.hasPrefix("/") && !path.hasPrefix("?") { path.insert("/", at: path.startIndex) }
         let query = try route.query
-        let defaults = configuration.defaultQuery
         guard !query.isEmpty || !defaults.isEmpty else { return path }
         // A path may carry a query of its own (a followed link); its names also win over the defaults.
         let literalQuery = path.firstIndex(of: "?").map { path[path.index(after: $0)...] }

@@ -16,6 +16,6 @@ extension APIClient {
         if let body, body.iterationBehavior == .multiple {
             bytes = try? await Data(collecting: body, upTo: 1 << 20)
         }
-        return request.cURLDescription(baseURL: resolvedBaseURL, body: bytes, redaction: configuration.redaction)
+        return request.cURLDescription(baseURL: baseURL(for: request), body: bytes, redaction: configuration.redaction)
     }
 }

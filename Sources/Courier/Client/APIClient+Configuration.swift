@@ -21,6 +21,13 @@ extension APIClient {
         /// The decoder for success and error bodies, unless an endpoint sets its own. Set date strategies
         /// here: `$0.jsonDecoder.dateDecodingStrategy = .iso8601`.
         public var jsonDecoder = JSONDecoder()
+        /// The decoder for success and error bodies of every endpoint that sets none, for an API that does
+        /// not speak JSON (an XML decoder, say); `nil` (the default) uses ``jsonDecoder``.
+        public var bodyDecoder: (any ResponseBodyDecoder)?
+        /// Origins besides the base URL's that requests may go to: absolute URLs (``RoutePath/url(_:)``) and
+        /// next-page links. Empty by default, so a link or URL elsewhere is refused before it is sent. A listed
+        /// origin gets the client's middleware and default headers, but not its default query items.
+        public var allowedOrigins: Set<Origin> = []
         /// The envelope bodies come in, unless an endpoint sets its own; `nil` (the default) means the body is
         /// the payload. A failure it reports in an error response's body is the API's error.
         /// `$0.envelope = .successFlag` for `{"success", "error", "response"}` APIs.
@@ -34,7 +41,8 @@ extension APIClient {
         /// ``APIError/Kind/bodyTooLarge`` before it is read in full when its length is declared.
         public var maxBodySize = 10 * 1024 * 1024
         /// A time limit for each whole exchange (sending, waiting, reading the body), unless an endpoint
-        /// sets its own. `nil` (the default) leaves time limits to the transport (60 s for URLSession).
+        /// sets its own. `nil` (the default) leaves time limits to the transport: ``HTTPClientTransport``
+        /// allows a minute up to the response head, `URLSessionTransport` a minute without data.
         /// Setting one runs each request beside a timer, which costs a few microseconds.
         public var timeout: Duration?
         /// Which query items and header fields are secret, for errors and logs.

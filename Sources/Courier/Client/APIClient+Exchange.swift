@@ -135,7 +135,7 @@ extension APIClient {
     private func dispatch(_ request: HTTPRequest, body: HTTPBody?, operationID: String)
         async throws(APIError) -> (HTTPResponse, HTTPBody?, Int)
     {
-        let url = resolvedBaseURL
+        let url = baseURL(for: request)
         guard !middlewares.isEmpty else {
             do {
                 let (response, body) = try await transport.send(
@@ -197,7 +197,8 @@ extension APIClient {
         let endpoint = route as? any Endpoint
         let decoding = ErrorBodyDecoding(
             type: route.errorBody ?? configuration.errorBody, endpointDecoder: endpoint?.decoder,
-            clientDecoder: configuration.jsonDecoder, envelope: endpoint?.envelope ?? configuration.envelope)
+            clientDecoder: configuration.bodyDecoder ?? configuration.jsonDecoder,
+            envelope: endpoint?.envelope ?? configuration.envelope)
         switch decoding.decode(data) {
         case .decoded(let errorBody, let message):
             return failure.error(
@@ -215,8 +216,7 @@ extension APIClient {
 
     /// What a failure of `request` is reported with: its method and redacted URL, and the client's redaction.
     func failureContext(for request: HTTPRequest) -> FailureContext {
-        let baseText = (try? base.get().text) ?? baseURL.absoluteString
-        return FailureContext(request: request, baseURL: baseText, redaction: configuration.redaction)
+        FailureContext(request: request, baseURL: baseText(for: request), redaction: configuration.redaction)
     }
 }
 
@@ -241,13 +241,14 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
         }
         do {
             let context = ResponseContext(
-                response: response, decoder: endpoint.decoder ?? client.configuration.jsonDecoder,
+                response: response,
+                decoder: endpoint.decoder ?? client.configuration.bodyDecoder ?? client.configuration.jsonDecoder,
                 envelope: endpoint.envelope ?? client.configuration.envelope)
             let value = try endpoint.decode(data, context: context)
             // Decoding can't be interrupted; a cancellation that arrived meanwhile still wins.
             if Task.isCancelled { throw CancellationError() }
             return APIResponse(
-                value: value, response: response, request: request, body: data, baseURL: client.resolvedBaseURL)
+                value: value, response: response, request: request, body: data, baseURL: client.baseURL(for: request))
         } catch {
             let failure = client.failureContext(for: request)
             if Task.isCancelled { throw failure.error(.cancelled, phase: .decoding) }

@@ -16,7 +16,7 @@ public struct QueryParameter: Sendable, Hashable {
 ///
 /// Order is kept exactly as written, and a name may appear more than once.
 /// ```swift
-/// var query: Query { ["q": "swift+ios", "per_page": 20, "sort": .init(Sort.stars)] }
+/// var query: Query { ["q": searchText, "per_page": 20, "sort": Sort.stars] }  // Sort: QueryValueConvertible
 /// ```
 public struct Query: Sendable, Hashable {
     /// The parameters, in order.
@@ -45,6 +45,11 @@ public struct Query: Sendable, Hashable {
         parameters.append(QueryParameter(name: name, value: value))
     }
 
+    /// Appends a parameter from a variable (`query.append("tag", tag)`), keeping any others of the same name.
+    public mutating func append(_ name: String, _ value: some QueryValueConvertible) {
+        parameters.append(QueryParameter(name: name, value: value.queryValue))
+    }
+
     /// Appends every parameter of `other`, in order, keeping any of the same names already here.
     public mutating func append(contentsOf other: Query) { parameters.append(contentsOf: other.parameters) }
 
@@ -56,12 +61,13 @@ public struct Query: Sendable, Hashable {
 }
 
 extension Query: ExpressibleByDictionaryLiteral {
-    /// A query from a dictionary literal; order is kept and `nil` values are left out.
-    public init(dictionaryLiteral elements: (String, QueryValue?)...) {
+    /// A query from a dictionary literal of literals and variables (see ``QueryValueConvertible``); order is
+    /// kept and `nil` values are left out.
+    public init(dictionaryLiteral elements: (String, (any QueryValueConvertible)?)...) {
         var parameters: [QueryParameter] = []
         parameters.reserveCapacity(elements.count)
         for (name, value) in elements {
-            if let value { parameters.append(QueryParameter(name: name, value: value)) }
+            if let value { parameters.append(QueryParameter(name: name, value: value.queryValue)) }
         }
         self.init(parameters)
     }

@@ -3,7 +3,7 @@ public import HTTPTypes
 /// The parts of one HTTP request: method, path, query, headers and body, without a response type.
 ///
 /// A router enum (one enum, a case per call) conforms to `Route` and is sent with
-/// ``APIClient/send(_:as:)``; a single endpoint type usually conforms to ``Endpoint``, which adds the
+/// ``APIClient/send(_:as:)->_``; a single endpoint type usually conforms to ``Endpoint``, which adds the
 /// response type. Every requirement but ``path`` has a default.
 /// ```swift
 /// enum Shortener: Route {

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The path of a route, relative to the client's base URL, with every interpolated value encoded as one
 /// path segment.
 ///
@@ -8,16 +10,44 @@
 /// ```
 /// The literal parts are trusted as written (a `%` in them is kept), except that characters that may not
 /// appear in a path (spaces, non-ASCII, `?`, `#`) are encoded: put query items in ``Route/query``.
+///
+/// Three escape hatches cover what real APIs need:
+/// ```swift
+/// var path: RoutePath { "/v2/\(raw: repository)/manifests/\(tag)" }  // "library/swift": its "/" stays
+/// var path: RoutePath { RoutePath(segments: ["photos", "2024", key]) }  // each segment encoded
+/// var path: RoutePath { .url(uploadURL) }  // an absolute URL, on an origin the client allows
+/// ```
 public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
-    /// The percent-encoded path, as it goes on the wire.
+    /// The percent-encoded path, as it goes on the wire; for an absolute URL, its path and query.
     public let encoded: String
+    /// The absolute URL the path was made from with ``url(_:)``, else `nil` (the path is relative to the
+    /// client's base URL).
+    public let absoluteURL: URL?
 
     /// A path from text that is already percent-encoded where needed, such as a `Link` header's URL path.
-    public init(encoded: String) { self.encoded = encoded }
+    public init(encoded: String) {
+        self.encoded = encoded
+        absoluteURL = nil
+    }
 
     /// A path whose every `/`-separated segment is percent-encoded from `segments`.
     public init(segments: [String]) {
-        encoded = segments.map { "/" + Self.segment($0) }.joined()
+        self.init(encoded: segments.map { "/" + Self.segment($0) }.joined())
+    }
+
+    /// An absolute URL, such as a `Location` header's or an upload URL, sent with the client's middleware and
+    /// default headers. Its origin must be the base URL's or one of
+    /// ``APIClient/Configuration/allowedOrigins``, else the request fails with
+    /// ``APIError/Kind/invalidRequest`` before anything is sent. The route's query items follow the URL's
+    /// own; the client's default query items are added only on the base URL's origin.
+    public static func url(_ url: URL) -> RoutePath { RoutePath(absolute: url) }
+
+    private init(absolute url: URL) {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        let path = components?.percentEncodedPath ?? ""
+        let query = components?.percentEncodedQuery.map { "?" + $0 } ?? ""
+        encoded = (path.isEmpty ? "/" : path) + query
+        absoluteURL = url.absoluteURL
     }
 
     /// `text` encoded as one segment that no client or server will take for a dot-segment.
@@ -29,16 +59,16 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The encoded path.
-    public var description: String { encoded }
+    /// The encoded path, or the absolute URL.
+    public var description: String { absoluteURL?.absoluteString ?? encoded }
 }
 
 extension RoutePath: ExpressibleByStringInterpolation {
     /// A path from a literal without interpolations.
-    public init(stringLiteral value: String) { encoded = PercentEncoding.pathLiteral.encode(value) }
+    public init(stringLiteral value: String) { self.init(encoded: PercentEncoding.pathLiteral.encode(value)) }
 
     /// A path from an interpolated literal.
-    public init(stringInterpolation: StringInterpolation) { encoded = stringInterpolation.encoded }
+    public init(stringInterpolation: StringInterpolation) { self.init(encoded: stringInterpolation.encoded) }
 
     /// Builds a path: literal text stays, interpolated values become encoded segments.
     public struct StringInterpolation: StringInterpolationProtocol {

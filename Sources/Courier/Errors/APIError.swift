@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 
 /// Every failure of a request: what went wrong (``kind``), where (``phase``), on which request
@@ -30,6 +30,7 @@ public struct APIError: Error, Sendable {
         var status: HTTPResponse.Status?
         var responseHeaders: HTTPFields?
         var bodySnippet: String?
+        var body: Data?
         var errorBody: (any Sendable)?
         var message: String?
         var underlyingError: (any Error)?
@@ -78,10 +79,17 @@ public struct APIError: Error, Sendable {
         get { self[field: \.responseHeaders] }
         set { self[field: \.responseHeaders] = newValue }
     }
-    /// The start of the response body as text (at most ``snippetLimit`` characters), secrets redacted.
+    /// Part of the response body as one line of text (at most ``snippetLimit`` characters), as it came but
+    /// with secrets redacted in place: the start, or for a decoding error the part where decoding failed.
     public var bodySnippet: String? {
         get { self[field: \.bodySnippet] }
         set { self[field: \.bodySnippet] = newValue }
+    }
+    /// The response body as it came (up to ``bodyLimit`` bytes), secrets redacted in place, for error formats
+    /// Courier does not decode: parse it yourself. `nil` when there was no body.
+    public var body: Data? {
+        get { self[field: \.body] }
+        set { self[field: \.body] = newValue }
     }
     /// The API's own error body: the request's error-body type (``Route/errorBody``, else the client's
     /// ``APIClient/Configuration/errorBody``) decoded from the response, or the error its envelope reported.
@@ -113,6 +121,8 @@ public struct APIError: Error, Sendable {
 
     /// The most characters of a response body kept in ``bodySnippet``.
     public static let snippetLimit = 512
+    /// The most bytes of a response body kept in ``body``: 64 KiB.
+    public static let bodyLimit = 64 * 1024
 
     /// Creates an error. Courier fills in the request and response context itself.
     public init(
@@ -121,6 +131,7 @@ public struct APIError: Error, Sendable {
         box = Box(
             Fields(
                 kind: kind, phase: phase, method: nil, url: nil, status: nil, responseHeaders: nil, bodySnippet: nil,
+                body: nil,
                 errorBody: nil, message: message, underlyingError: underlyingError, attempts: nil, resumeData: nil))
     }
 

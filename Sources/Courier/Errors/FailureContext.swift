@@ -22,22 +22,58 @@ struct FailureContext: Sendable {
         error.errorBody = errorBody
         let explanation = message ?? errorBody.map { String(describing: $0) } ?? underlying.map(Self.describe)
         error.message = explanation.map { redaction.scrub($0, secrets: secrets) }
-        error.bodySnippet = body.flatMap { body in
-            // Secret fields (a token in a login answer) are redacted in the whole body before it is cut.
-            let text = redaction.redactedText(
-                ofBody: body, contentType: response?.headerFields[.contentType], secrets: secrets)
-            return Self.snippet(of: text.map { Data($0.utf8) } ?? body).map { redaction.scrub($0, secrets: secrets) }
+        if let body, !body.isEmpty {
+            // Secrets are hidden in the whole body, in place, before it is cut; a decoding error's snippet
+            // shows the part of the body where decoding failed.
+            let codingPath = (underlying as? DecodingError).map(Self.codingPath(of:))
+            if let (text, location) = redaction.redacted(
+                body: body, contentType: response?.headerFields[.contentType], secrets: secrets, locating: codingPath)
+            {
+                error.bodySnippet = Self.snippet(of: text, around: location)
+                error.body = Data(text.prefix(APIError.bodyLimit))
+            } else {
+                error.bodySnippet = Self.snippet(of: Array(body.prefix(APIError.snippetLimit * 4)), around: nil)
+                    .map { redaction.scrub($0, secrets: secrets) }
+                error.body = Self.scrubbing(secrets, from: body.prefix(APIError.bodyLimit))
+            }
         }
         return error
     }
 
-    /// The first ``APIError/snippetLimit`` characters of a body, or `nil` when it is empty.
-    static func snippet(of body: Data) -> String? {
-        guard !body.isEmpty else { return nil }
-        let text = String(decoding: body.prefix(APIError.snippetLimit * 4), as: UTF8.self)
-        let trimmed = text.prefix(APIError.snippetLimit)
-        let collapsed = trimmed.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: "")
-        return trimmed.count < text.count || body.count > APIError.snippetLimit * 4 ? collapsed + "…" : collapsed
+    /// Up to ``APIError/snippetLimit`` characters of `text` on one line, starting a little before `location`
+    /// (a byte offset) when there is one, with `…` where it was cut.
+    static func snippet(of text: [UInt8], around location: Int?) -> String? {
+        guard !text.isEmpty else { return nil }
+        var start = min(max(0, (location ?? 0) - APIError.snippetLimit / 3), text.count - 1)
+        while start > 0, text[start] & 0xC0 == 0x80 { start -= 1 }  // not inside a character
+        let window = text[start...].prefix(APIError.snippetLimit * 4)
+        let decoded = String(decoding: window, as: UTF8.self)
+        let kept = decoded.prefix(APIError.snippetLimit)
+        let line = kept.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "\r", with: " ")
+        let isCut = kept.count < decoded.count || window.count < text.count - start
+        return (start > 0 ? "…" : "") + line + (isCut ? "…" : "")
+    }
+
+    /// `bytes` with every secret's UTF-8 spelling replaced by ``Redaction/placeholder``.
+    private static func scrubbing(_ secrets: [String], from bytes: Data) -> Data {
+        var result = Data(bytes)
+        for secret in secrets where !secret.isEmpty {
+            let needle = Data(secret.utf8)
+            while let range = result.range(of: needle) {
+                result.replaceSubrange(range, with: Data(Redaction.placeholder.utf8))
+            }
+        }
+        return result
+    }
+
+    private static func codingPath(of error: DecodingError) -> [any CodingKey] {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            context.codingPath
+        @unknown default: []
+        }
     }
 
     /// A readable account of an underlying error; decoding errors say where in the body they failed.

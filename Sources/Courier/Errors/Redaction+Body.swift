@@ -2,21 +2,31 @@ import Foundation
 import HTTPTypes
 
 extension Redaction {
-    /// `body` as text with secret fields hidden: form fields and JSON object keys named like secret query
-    /// items (`password`, `token`, …) get ``placeholder`` as their value, and every value in `secrets`
-    /// is scrubbed. Returns `nil` for bytes that are not UTF-8 text.
-    func redactedText(ofBody body: Data, contentType: String?, secrets: [String]) -> String? {
+    /// `body` as it came, as UTF-8 bytes, with secrets hidden: every value in `secrets` is scrubbed, and form
+    /// fields and JSON members named like secret query items (`password`, `token`, …) get ``placeholder`` as
+    /// their value, in place (nothing is re-serialised). For JSON, also where the value at `codingPath`
+    /// starts in the result, when it is given and found. `nil` for bytes that are not UTF-8 text.
+    func redacted(
+        body: Data, contentType: String?, secrets: [String], locating codingPath: [any CodingKey]? = nil
+    ) -> (text: [UInt8], location: Int?)? {
         guard let text = String(data: body, encoding: .utf8) else { return nil }
+        let scrubbed = scrub(text, secrets: secrets)
         let type = contentType?.lowercased() ?? ""
-        let redacted: String
         if type.hasPrefix("application/x-www-form-urlencoded") {
-            redacted = redactForm(text)
-        } else if type.contains("json"), let json = redactJSON(body) {
-            redacted = json
-        } else {
-            redacted = text
+            return (Array(redactForm(scrubbed).utf8), nil)
         }
-        return scrub(redacted, secrets: secrets)
+        if type.contains("json") || type.isEmpty && scrubbed.first.map({ $0 == "{" || $0 == "[" }) == true {
+            return JSONRedactor.redact(Array(scrubbed.utf8), isSecret: { isSecretQueryName($0) }, locating: codingPath)
+        }
+        return (Array(scrubbed.utf8), nil)
+    }
+
+    /// `body` as text with secrets hidden (see ``redacted(body:contentType:secrets:locating:)``); `nil` for
+    /// bytes that are not UTF-8 text.
+    func redactedText(ofBody body: Data, contentType: String?, secrets: [String]) -> String? {
+        redacted(body: body, contentType: contentType, secrets: secrets).map {
+            String(decoding: $0.text, as: UTF8.self)
+        }
     }
 
     private func redactForm(_ text: String) -> String {
@@ -26,28 +36,5 @@ extension Redaction {
             }
             return "\(pair.encodedName)=\(Self.placeholder)"
         }.joined(separator: "&")
-    }
-
-    private func redactJSON(_ body: Data) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
-            return nil
-        }
-        let redacted = redactJSONValue(object)
-        guard let data = try? JSONSerialization.data(withJSONObject: redacted, options: [.fragmentsAllowed]) else {
-            return nil
-        }
-        return String(data: data, encoding: .utf8)
-    }
-
-    private func redactJSONValue(_ value: Any) -> Any {
-        if let object = value as? [String: Any] {
-            var result: [String: Any] = [:]
-            for (key, inner) in object {
-                result[key] = isSecretQueryName(key) ? Self.placeholder : redactJSONValue(inner)
-            }
-            return result
-        }
-        if let array = value as? [Any] { return array.map(redactJSONValue) }
-        return value
     }
 }

@@ -1,6 +1,8 @@
 extension APIClient {
     /// The pages of `endpoint`, fetched lazily, one request per page (see ``PaginatedEndpoint``).
-    /// - Parameter maxPages: the most pages fetched; unlimited by default.
+    /// - Parameters:
+    ///   - endpoint: the request for the first page.
+    ///   - maxPages: the most pages fetched; unlimited by default.
     public func pages<E: PaginatedEndpoint>(_ endpoint: E, maxPages: Int = .max) -> PageSequence<E> {
         PageSequence(client: self, first: endpoint, maxPages: maxPages)
     }

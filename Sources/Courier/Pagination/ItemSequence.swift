@@ -1,7 +1,9 @@
 /// The items of every page of a ``PaginatedEndpoint``, in order, fetching a page only when its first item
 /// is asked for. Stopping early (`break`, `prefix`) sends no further requests.
 public struct ItemSequence<Base: PaginatedEndpoint>: AsyncSequence, Sendable {
+    /// One item of a page, as ``PaginatedEndpoint/items(in:)`` returns it.
     public typealias Element = Base.Item
+    /// Iterating throws only ``APIError``.
     public typealias Failure = APIError
 
     let pages: PageSequence<Base>

@@ -1,31 +1,29 @@
 import Foundation
 import HTTPTypes
 
-/// A page reached through a link: `Base`'s request with the link's path and query, decoded as `Base` does.
+/// A page reached through a link: `Base`'s request sent to the link's URL, decoded as `Base` does.
 struct LinkedPage<Base: Endpoint>: Endpoint {
     typealias Response = Base.Response
 
     let base: Base
-    /// The link's path and query, already percent-encoded, relative to the client's base URL.
-    let pathAndQuery: String
+    /// The link: its path and query relative to the client's base URL when it lies under it, else the
+    /// absolute URL, which the client sends only to an allowed origin (``APIClient/Configuration/allowedOrigins``).
+    let path: RoutePath
 
-    /// `base`'s request sent to `link`, which must lie under `baseURL` (the client's, without a trailing `/`).
-    init(base: Base, following link: URL, under baseURL: URL) throws(APIError) {
+    /// `base`'s request sent to `link`; `baseURL` is the client's, without a trailing `/`.
+    init(base: Base, following link: URL, under baseURL: URL) {
         let prefix = baseURL.absoluteString
         let target = link.absoluteString
         let rest = target.dropFirst(prefix.count)
-        guard target.hasPrefix(prefix), rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else {
-            var error = APIError(
-                .invalidRequest, phase: .building, message: "the next-page link is not under the base URL \(prefix)")
-            error.url = Redaction.default.redact(url: target)
-            throw error
-        }
         self.base = base
-        self.pathAndQuery = String(rest)
+        if target.hasPrefix(prefix), rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") {
+            path = RoutePath(encoded: String(rest))
+        } else {
+            path = .url(link)
+        }
     }
 
     var method: HTTPRequest.Method { base.method }
-    var path: RoutePath { RoutePath(encoded: pathAndQuery) }
     var headers: HTTPFields { base.headers }
     var acceptableStatuses: AcceptableStatuses? { base.acceptableStatuses }
     var timeout: Duration? { base.timeout }

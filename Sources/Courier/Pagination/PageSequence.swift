@@ -8,7 +8,9 @@ import OpenAPIRuntime
 /// Cancelling the iterating task ends it with ``APIError/Kind/cancelled``; so does
 /// ``APIClient/cancelAll(_:where:)`` for `Base`, whether the page came from an endpoint value or a link.
 public struct PageSequence<Base: PaginatedEndpoint>: AsyncSequence, Sendable {
+    /// One page: the decoded response with its status and header fields.
     public typealias Element = APIResponse<Base.Response>
+    /// Iterating throws only ``APIError``.
     public typealias Failure = APIError
 
     let client: APIClient
@@ -48,7 +50,7 @@ public struct PageSequence<Base: PaginatedEndpoint>: AsyncSequence, Sendable {
                 page = try await client.response(endpoint, request: request, body: body, trackedAs: endpoint)
                 current = endpoint
             case .link(let url):
-                let linked = try LinkedPage(base: current, following: url, under: client.resolvedBaseURL)
+                let linked = LinkedPage(base: current, following: url, under: client.resolvedBaseURL)
                 guard let (request, body) = try firstVisit(linked) else { return nil }
                 page = try await client.response(linked, request: request, body: body, trackedAs: current)
             }
@@ -61,7 +63,8 @@ public struct PageSequence<Base: PaginatedEndpoint>: AsyncSequence, Sendable {
         private mutating func firstVisit(_ endpoint: some Endpoint) throws(APIError) -> (HTTPRequest, HTTPBody?)? {
             let (request, body) = try client.makeRequest(for: endpoint)
             guard body == nil else { return (request, body) }
-            let isNew = fetched.insert("\(request.method.rawValue) \(request.path ?? "")").inserted
+            let isNew = fetched.insert("\(request.method.rawValue) \(request.authority ?? "")\(request.path ?? "")")
+                .inserted
             return isNew ? (request, body) : nil
         }
     }

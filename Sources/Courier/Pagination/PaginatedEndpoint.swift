@@ -7,7 +7,7 @@ public import Foundation
 ///     typealias Response = SearchResults
 ///     let q: String
 ///     var path: RoutePath { "/search/repositories" }
-///     var query: Query { ["q": .string(q), "per_page": 20] }
+///     var query: Query { ["q": q, "per_page": 20] }
 ///     func items(in page: SearchResults) -> [Repository] { page.items }
 ///     func nextPage(after page: APIResponse<SearchResults>) -> NextPage<Self>? { .followingLink(in: page) }
 /// }

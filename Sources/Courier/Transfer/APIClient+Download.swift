@@ -78,7 +78,8 @@ private struct Writing: ResponseConsumer {
             throw apiError
         }
         return APIResponse(
-            value: destination, response: response, request: request, body: Data(), baseURL: client.resolvedBaseURL)
+            value: destination, response: response, request: request, body: Data(),
+            baseURL: client.baseURL(for: request))
     }
 
     /// Resume data when the server named a validator and accepts ranges, and some bytes arrived.

@@ -3,10 +3,10 @@ public import Foundation
 import HTTPTypes
 public import OpenAPIRuntime
 
-/// Form login with a bearer token (seed 001): `POST /auth/local` with `email` and `password` form-encoded,
+/// Form login with a bearer token: `POST /auth/local` with `email` and `password` form-encoded,
 /// then `GET /me` with `Authorization: Bearer`. An expired token is refreshed with the refresh token (once,
 /// however many requests noticed). A wrong password surfaces the server's own message
-/// (`error.errorBody(as: AccountError.self)?.message`), which the seed's code swallowed.
+/// (`error.errorBody(as: AccountError.self)?.message`) instead of swallowing it.
 ///
 /// ```swift
 /// let accounts = AccountClient(baseURL: url)
@@ -31,7 +31,7 @@ public struct AccountClient: Sendable {
                 throw APIError(.authenticationFailed, phase: .sending, message: "not logged in")
             }
             let grant = try await auth.send(
-                APIRequest<AccountGrant>.post("/auth/refresh", body: .form(["refreshToken": .string(refreshToken)])))
+                APIRequest<AccountGrant>.post("/auth/refresh", body: .form(["refreshToken": refreshToken])))
             return AuthToken(value: grant.token, refreshToken: grant.refreshToken)
         }
         // END README: accounts token store
@@ -49,7 +49,7 @@ public struct AccountClient: Sendable {
             query["ttl"] = .init(
                 Double(tokenLifetime.components.seconds) + Double(tokenLifetime.components.attoseconds) / 1e18)
         }
-        let form: Query = ["email": .string(email), "password": .string(password.value)]
+        let form: Query = ["email": email, "password": password.value]
         let grant = try await auth.send(APIRequest<AccountGrant>.post("/auth/local", query: query, body: .form(form)))
         // No expiry is given to the store, so an expired token is found out by a 401 and refreshed then.
         await tokens.set(AuthToken(value: grant.token, refreshToken: grant.refreshToken))

@@ -4,7 +4,7 @@ import HTTPTypes
 public import OpenAPIRuntime
 
 /// A client for an API that wraps every answer in `{"success", "error": {"errorMessage", "errorCode"},
-/// "response"}` (seed 003). Logical failures (`"success": false`) are ``Courier/APIError``s of kind
+/// "response"}`. Logical failures (`"success": false`) are ``Courier/APIError``s of kind
 /// `.logicalError` carrying ``Courier/SuccessFlagEnvelope/ErrorInfo``; HTTP failures stay HTTP failures.
 ///
 /// It logs in by itself (and again when the session expires) through a ``Courier/TokenStore``, and sends at
@@ -46,7 +46,7 @@ public struct ArticlesClient: Sendable {
 
     /// A page of articles (10 per page).
     public func articles(page: Int = 1, delay: Duration? = nil) async throws(APIError) -> [Article] {
-        var query: Query = ["page": .init(page)]
+        var query: Query = ["page": page]
         if let delay {
             query["delayMs"] = .init(
                 Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000))

@@ -3,7 +3,7 @@ public import Foundation
 import HTTPTypes
 public import OpenAPIRuntime
 
-/// A client for Flickr's REST API (seed 004): every request carries the base parameters (`api_key`,
+/// A client for Flickr's REST API: every request carries the base parameters (`api_key`,
 /// `format=json`, `nojsoncallback=1`), the method comes from ``FlickrMethod``, dates are parsed, and
 /// `stat: fail` answers are errors.
 ///
@@ -24,7 +24,7 @@ public struct FlickrClient: Sendable {
     ) {
         // BEGIN README: flickr client
         client = APIClient(baseURL: baseURL, transport: transport, middlewares: middlewares) {
-            $0.defaultQuery = ["api_key": .string(apiKey.value), "format": "json", "nojsoncallback": 1]
+            $0.defaultQuery = ["api_key": apiKey.value, "format": "json", "nojsoncallback": 1]
             $0.envelope = FlickrStatusEnvelope()
             // Flickr writes `datetaken` as "2026-11-20 14:03:11" (no zone; taken to be UTC here).
             let formatter = DateFormatter()
@@ -55,8 +55,8 @@ struct FlickrPhotos: Endpoint {
     var path: RoutePath { "/services/rest/" }
     var query: Query {
         [
-            "method": .init(method), "extras": .string(extras.map(\.rawValue).joined(separator: ",")),
-            "page": .init(page), "per_page": .init(perPage),
+            "method": method, "extras": extras.map(\.rawValue).joined(separator: ","),
+            "page": page, "per_page": perPage,
         ]
     }
 }

@@ -1,7 +1,8 @@
+public import Courier
 public import Foundation
 
-/// Flickr's API methods used here (seed 004's `Method` enum).
-public enum FlickrMethod: String, Sendable, CaseIterable {
+/// Flickr's API methods used here, sent as the `method` query item.
+public enum FlickrMethod: String, Sendable, CaseIterable, QueryValueConvertible {
     /// The day's interesting photos.
     case interestingPhotos = "flickr.interestingness.getList"
     /// The latest public photos.

@@ -2,6 +2,7 @@ public import Courier
 
 /// `GET /users/{login}`.
 public struct GetGitHubUser: Endpoint {
+    /// The user's profile.
     public typealias Response = GitHubUser
     /// The login; a `/` in it stays inside its path segment.
     public let login: String
@@ -11,11 +12,14 @@ public struct GetGitHubUser: Endpoint {
 
 /// `GET /user`: the authenticated user (needs a token).
 public struct GetAuthenticatedUser: Endpoint {
+    /// The signed-in user's profile.
     public typealias Response = GitHubUser
     /// `/user`.
     public var path: RoutePath { "/user" }
 }
 
+// swift-format misses a doc comment that a README marker separates from its declaration.
+// swift-format-ignore: AllPublicDeclarationsHaveDocumentation
 /// `GET /search/repositories?q=&per_page=&page=`, paginated by `Link` headers.
 // BEGIN README: github search
 public struct SearchRepositories: PaginatedEndpoint {
@@ -27,7 +31,7 @@ public struct SearchRepositories: PaginatedEndpoint {
     /// `/search/repositories`.
     public var path: RoutePath { "/search/repositories" }
     /// `q` and `per_page`; later pages come from the `Link` header.
-    public var query: Query { ["q": .string(q), "per_page": .init(perPage)] }
+    public var query: Query { ["q": q, "per_page": perPage] }
     /// The page's repositories.
     public func items(in page: GitHubSearchPage) -> [GitHubRepository] { page.items }
     /// The `rel="next"` link, if any.

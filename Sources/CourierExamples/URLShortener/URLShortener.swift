@@ -3,7 +3,7 @@ public import Foundation
 import HTTPTypes
 public import OpenAPIRuntime
 
-/// A client for the Google URL Shortener v1 (seed 000): shorten a URL and look one up.
+/// A client for the Google URL Shortener v1: shorten a URL and look one up.
 ///
 /// ```swift
 /// let shortener = try URLShortener(secrets: Secrets([.environment(prefix: "COURIER_")]))

@@ -11,7 +11,7 @@ import Testing
         async throws -> APIClient
     {
         APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
-            $0.defaultQuery = ["key": .string(Self.apiKey)]
+            $0.defaultQuery = ["key": Self.apiKey]
             $0.errorBody = MessageError.self
             configure(&$0)
         }

@@ -46,6 +46,28 @@ import XMLCoder
         #expect(created == XMLUser(login: "ada & co", id: 7))
     }
 
+    /// An S3-style error document.
+    struct S3Error: Decodable, Sendable {
+        let Code: String
+        let BucketName: String
+    }
+
+    @Test func aClientWideBodyDecoderDecodesSuccessAndErrorBodies() async throws {
+        let client = APIClient(baseURL: try await TestServers.demoURL()) {
+            $0.bodyDecoder = XMLReader()
+            $0.errorBody = S3Error.self
+        }
+        #expect(
+            try await client.send(APIRequest<XMLUser>.get("/testing/xml/user")) == XMLUser(login: "octocat", id: 583231)
+        )
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<Void>.get("/testing/xml/buckets/photos"))
+        }
+        #expect(error?.kind == .apiError)
+        #expect(error?.errorBody(as: S3Error.self)?.Code == "NoSuchBucket")
+        #expect(error?.errorBody(as: S3Error.self)?.BucketName == "photos")
+    }
+
     @Test func xmlAsTheClientsDecoderViaAResponseBodyDecoderOnTheEndpoint() async throws {
         let client = APIClient(baseURL: try await TestServers.demoURL())
         let malformed = await #expect(throws: APIError.self) {

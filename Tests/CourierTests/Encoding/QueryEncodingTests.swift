@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Courier
@@ -20,7 +21,11 @@ import Testing
     }
 
     @Test func nestedObjectsAndListsOfObjects() {
-        let query: Query = ["filter": ["lang": "swift", "stars": [">10"]], "rows": [["id": 1], ["id": 2]]]
+        // A nested literal of mixed types is written as a `QueryValue` (or a `Query`); one of a single type
+        // is a dictionary, whose keys are sorted.
+        let query: Query = [
+            "filter": QueryValue.object(["lang": "swift", "stars": [">10"]]), "rows": [["id": 1], ["id": 2]],
+        ]
         let text = QueryEncoding().serialize(query, escaping: .unreserved)
         #expect(
             text == "filter%5Blang%5D=swift&filter%5Bstars%5D=%3E10&rows%5B0%5D%5Bid%5D=1&rows%5B1%5D%5Bid%5D=2")
@@ -46,12 +51,41 @@ import Testing
     }
 
     @Test func emptyListWritesNothing() {
-        #expect(QueryEncoding(arrays: .commaSeparated).serialize(["a": [], "b": "1"], escaping: .unreserved) == "b=1")
+        #expect(
+            QueryEncoding(arrays: .commaSeparated).serialize(["a": [String](), "b": "1"], escaping: .unreserved)
+                == "b=1")
     }
 
     @Test func enumRawValues() {
-        enum Sort: String { case stars }
-        #expect(QueryEncoding().serialize(["sort": .init(Sort.stars)], escaping: .unreserved) == "sort=stars")
+        enum Sort: String, QueryValueConvertible { case stars }
+        #expect(QueryEncoding().serialize(["sort": Sort.stars], escaping: .unreserved) == "sort=stars")
+        #expect(QueryEncoding().serialize(["sort": QueryValue(Sort.stars)], escaping: .unreserved) == "sort=stars")
+    }
+
+    /// Variables go into a query literal as they are, with the values they would have as literals.
+    @Test func variablesOfEveryConvertibleType() {
+        let q = "swift ios"
+        let page = 2
+        let ratio = 0.5
+        let draft = false
+        let missing: Int? = nil
+        let tags = ["a", "b"]
+        let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        let link = URL(string: "https://example.com/a?b=c")
+        let filter = ["z": 1, "a": 2]  // a dictionary has no order: its keys are sorted
+        let query: Query = [
+            "q": q, "page": page, "ratio": ratio, "draft": draft, "missing": missing, "tags": tags, "id": id,
+            "link": link, "filter": filter, "sub": q.dropFirst(6),
+        ]
+        #expect(
+            QueryEncoding().serialize(query, escaping: .unreserved)
+                == "q=swift%20ios&page=2&ratio=0.5&draft=false&tags=a&tags=b"
+                + "&id=E621E1F8-C36C-495A-93FC-0C247A3E6E5F&link=https%3A%2F%2Fexample.com%2Fa%3Fb%3Dc"
+                + "&filter%5Ba%5D=2&filter%5Bz%5D=1&sub=ios")
+        var appended = Query()
+        appended.append("q", q)
+        appended.append("page", page)
+        #expect(appended == ["q": "swift ios", "page": 2])
     }
 }
 

@@ -19,16 +19,24 @@ import Testing
     }
 
     @Test func snippets() {
-        #expect(FailureContext.snippet(of: Data()) == nil)
-        #expect(FailureContext.snippet(of: Data("short".utf8)) == "short")
-        #expect(FailureContext.snippet(of: Data("a\r\nb\nc".utf8)) == "a b c")
+        func snippet(_ text: String, around location: Int? = nil) -> String? {
+            FailureContext.snippet(of: Array(text.utf8), around: location)
+        }
+        #expect(snippet("") == nil)
+        #expect(snippet("short") == "short")
+        #expect(snippet("a\r\nb\nc") == "a b c")
         let long = String(repeating: "x", count: APIError.snippetLimit + 10)
-        #expect(
-            FailureContext.snippet(of: Data(long.utf8)) == String(repeating: "x", count: APIError.snippetLimit) + "…")
+        #expect(snippet(long) == String(repeating: "x", count: APIError.snippetLimit) + "…")
         let exact = String(repeating: "é", count: APIError.snippetLimit)
-        #expect(FailureContext.snippet(of: Data(exact.utf8)) == exact, "a body of exactly the limit is not cut")
-        let huge = Data(repeating: UInt8(ascii: "y"), count: APIError.snippetLimit * 8)
-        #expect(FailureContext.snippet(of: huge)?.hasSuffix("…") == true)
+        #expect(snippet(exact) == exact, "a body of exactly the limit is not cut")
+        #expect(snippet(String(repeating: "y", count: APIError.snippetLimit * 8))?.hasSuffix("…") == true)
+        // Around a location: starts a third of the limit before it, never inside a character.
+        let text = String(repeating: "é", count: 1000) + "HERE" + String(repeating: "z", count: 1000)
+        let around = snippet(text, around: 2000)
+        #expect(around?.hasPrefix("…é") == true)
+        #expect(around?.contains("HERE") == true)
+        #expect(around?.hasSuffix("z…") == true)
+        #expect(around.map { $0.count } == APIError.snippetLimit + 2)
     }
 
     static let kinds: [APIError.Kind] = [

@@ -18,16 +18,16 @@ import Testing
         let client = APIClient(
             baseURL: base,
             middlewares: [
-                .apiKey(Self.apiKey, queryItem: "api_key"), .bearerToken(Self.bearer), .logging(logger, cURL: true),
+                .apiKey(Self.apiKey, queryItem: "api_key"), .bearerToken(Self.bearer), .logging(logger, logsCURL: true),
             ]
         ) { $0.defaultHeaders[.cookie] = "session=\(Self.cookie)" }
-        let form: Query = ["email": "ada@example.com", "password": .string(Self.password)]
+        let form: Query = ["email": "ada@example.com", "password": Self.password]
         _ = try await client.send(APIRequest<Data>.post("/echo/login", body: .form(form)))
         _ = try? await client.send(APIRequest<Data>.get("/status/404"))
 
         let basic = APIClient(
             baseURL: base,
-            middlewares: [.basicAuth(username: "ada", password: Self.password), .logging(logger, cURL: true)])
+            middlewares: [.basicAuth(username: "ada", password: Self.password), .logging(logger, logsCURL: true)])
         _ = try await basic.send(APIRequest<Data>.get("/echo/basic"))
 
         let text = store.text
@@ -56,11 +56,13 @@ import Testing
         let (logger, store) = RecordingLogHandler.logger()
         let session = "SESSION-SECRET-4e1"
         let sessionField = try #require(HTTPField.Name("X-Session"))
-        let client = APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.logging(logger, cURL: true)]) {
+        let client = APIClient(
+            baseURL: try await TestServers.demoURL(), middlewares: [.logging(logger, logsCURL: true)]
+        ) {
             $0.redaction.queryNames.insert("session")
             $0.redaction.headerNames.insert(sessionField)
         }
-        var request = APIRequest<Data>.get("/echo/anything", query: ["session": .string(session), "page": 2])
+        var request = APIRequest<Data>.get("/echo/anything", query: ["session": session, "page": 2])
         request.headers[sessionField] = session
         _ = try await client.send(request)
         #expect(!store.text.contains(session), "the session leaked into the logs:\n\(store.text)")
@@ -103,7 +105,7 @@ import Testing
 
     @Test func cURLRenderingOnItsOwn() async throws {
         let client = APIClient(baseURL: exampleBaseURL) {
-            $0.defaultQuery = ["key": .string(Self.apiKey)]
+            $0.defaultQuery = ["key": Self.apiKey]
             $0.defaultHeaders[.authorization] = "Bearer \(Self.bearer)"
         }
         struct Login: Encodable, Sendable {

@@ -20,7 +20,7 @@ import Testing
             for _ in 0..<count {
                 group.addTask {
                     _ = try await client.send(
-                        APIRequest<Data>.get("/testing/concurrency/\(key)", query: ["delayMs": .init(delayMs)]))
+                        APIRequest<Data>.get("/testing/concurrency/\(key)", query: ["delayMs": delayMs]))
                 }
             }
             try await group.waitForAll()

@@ -25,10 +25,10 @@ import Testing
     /// Logs in for a token that lives `ttl` seconds (its expiry kept from the store, so only a 401 reveals it).
     func logIn(_ client: APIClient, ttl: Double) async throws -> Grant {
         let form: Query = [
-            "email": .string(DemoCredentials.loginEmail), "password": .string(DemoCredentials.loginPassword),
+            "email": DemoCredentials.loginEmail, "password": DemoCredentials.loginPassword,
         ]
         return try await client.send(
-            APIRequest<Grant>.post("/auth/local", query: ["ttl": .init(ttl)], body: .form(form)))
+            APIRequest<Grant>.post("/auth/local", query: ["ttl": ttl], body: .form(form)))
     }
 
     func refresher(_ client: APIClient, path: RoutePath = "/auth/refresh", refreshToken: String) -> TokenStore.Refresh {
@@ -37,7 +37,7 @@ import Testing
             // Refreshed tokens live an hour, so replays on a loaded machine never meet a second expiry.
             let grant = try await client.send(
                 APIRequest<Grant>.post(
-                    path, query: ["ttl": 3600], body: .form(["refreshToken": .string(current.withLock { $0 })])))
+                    path, query: ["ttl": 3600], body: .form(["refreshToken": current.withLock { $0 }])))
             current.withLock { $0 = grant.refreshToken }
             return AuthToken(value: grant.token, refreshToken: grant.refreshToken)
         }

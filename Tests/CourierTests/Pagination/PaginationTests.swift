@@ -46,7 +46,7 @@ import Testing
         typealias Response = NumberedPage
         var page = 1
         var path: RoutePath { "/testing/pages/numbered" }
-        var query: Query { ["page": .init(page), "per_page": 20, "total": 100] }
+        var query: Query { ["page": page, "per_page": 20, "total": 100] }
         func items(in page: NumberedPage) -> [Item] { page.items }
         func nextPage(after page: APIResponse<NumberedPage>) -> NextPage<Self>? {
             page.value.page < page.value.total_pages ? .endpoint(NumberedItems(page: self.page + 1)) : nil

@@ -47,44 +47,20 @@ enum Readme {
         let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
         var checked = 0
         let examples = root.appending(path: "Sources/CourierExamples")
-        let files = try [folder, examples].flatMap { directory in
+        let installation = root.appending(path: "IntegrationTests/Installation/Sources")
+        let files = try [folder, examples, installation].flatMap { directory in
             try FileManager.default.subpathsOfDirectory(atPath: directory.path(percentEncoded: false))
                 .filter { $0.hasSuffix(".swift") }.map { directory.appending(path: $0) }
         }
         for url in files {
             let file = url.lastPathComponent
             let source = try String(contentsOf: url, encoding: .utf8)
-            for region in ReadmeRegions.extract(from: source) {
+            for region in MarkedRegions.extract("README", from: source) {
                 checked += 1
                 #expect(
                     readme.contains(region.code), "README.md does not show \"\(region.name)\" from \(file) verbatim")
             }
         }
         #expect(checked >= 15)
-    }
-}
-
-/// Code between `// BEGIN README: name` and `// END README: name`, de-indented to column 0, with
-/// `static` dropped (the README shows the code at top level).
-enum ReadmeRegions {
-    static func extract(from source: String) -> [(name: String, code: String)] {
-        var regions: [(String, String)] = []
-        var current: (name: String, lines: [Substring], indent: Int)?
-        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.drop { $0 == " " }
-            if trimmed.hasPrefix("// BEGIN README: ") {
-                current = (String(trimmed.dropFirst("// BEGIN README: ".count)), [], line.count - trimmed.count)
-            } else if trimmed.hasPrefix("// END README: "), let region = current {
-                let code = region.lines.map { $0.dropFirst(min(region.indent, $0.prefix { $0 == " " }.count)) }
-                    .joined(separator: "\n")
-                    .replacingOccurrences(of: "static func", with: "func")
-                    .replacingOccurrences(of: "static let", with: "let")
-                regions.append((region.name, code))
-                current = nil
-            } else if current != nil {
-                current?.lines.append(line)
-            }
-        }
-        return regions
     }
 }

@@ -16,14 +16,14 @@ enum ReadmeMiddlewareExamples {
         let auth = APIClient(baseURL: baseURL)
         let tokens = TokenStore { _ in
             let login = APIRequest<Grant>.post(
-                "/auth/local", body: .form(["email": .string(email), "password": .string(password)]))
+                "/auth/local", body: .form(["email": email, "password": password]))
             let grant = try await auth.send(login)
             return AuthToken(value: grant.token, expiresAt: Date().addingTimeInterval(grant.expiresIn))
         }
         return APIClient(
             baseURL: baseURL,
             middlewares: [
-                .logging(logger, cURL: true),  // outermost: one entry per call, retries included
+                .logging(logger, logsCURL: true),  // outermost: one entry per call, retries included
                 .retry(.exponentialBackoff(maxAttempts: 4)),  // 408/429/5xx and network errors
                 .throttle(maxConcurrent: 4, perSecond: 10),  // every attempt waits its turn
                 .bearerToken(store: tokens),  // innermost: every attempt carries the current token

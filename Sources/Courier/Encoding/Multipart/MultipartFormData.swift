@@ -67,6 +67,7 @@ public struct MultipartFormData: Sendable {
     /// Appends a file that is streamed from disk when the body is sent, never loaded whole.
     /// - Parameters:
     ///   - url: a readable regular file.
+    ///   - name: the form field's name.
     ///   - filename: the name sent; the file's own name by default.
     ///   - contentType: `application/octet-stream` by default.
     /// - Throws: an error naming the file when it can't be read.

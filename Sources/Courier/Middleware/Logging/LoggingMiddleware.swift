@@ -21,7 +21,7 @@ public import OpenAPIRuntime
 /// Secret query items, header fields (`Authorization`, cookies, API keys) and body fields are redacted as
 /// ``Redaction`` says. Nothing is formatted unless the logger would emit it.
 /// ```swift
-/// APIClient(baseURL: url, middlewares: [.logging(Logger(label: "api"), cURL: true), .retry()])
+/// APIClient(baseURL: url, middlewares: [.logging(Logger(label: "api"), logsCURL: true), .retry()])
 /// ```
 public struct LoggingMiddleware: ClientMiddleware {
     /// Where log messages go; each request logs through a copy with its own `courier-request-id`.
@@ -133,9 +133,18 @@ extension ClientMiddleware where Self == LoggingMiddleware {
     /// Logs requests and responses to `logger`, secrets redacted; see ``LoggingMiddleware``.
     public static func logging(
         _ logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level = .debug,
-        redaction: Redaction = .default, cURL: Bool = false
+        redaction: Redaction = .default, logsCURL: Bool = false
     ) -> Self {
         LoggingMiddleware(
-            logger: logger, level: level, failureLevel: failureLevel, redaction: redaction, logsCURL: cURL)
+            logger: logger, level: level, failureLevel: failureLevel, redaction: redaction, logsCURL: logsCURL)
+    }
+
+    /// The former spelling of ``logging(_:level:failureLevel:redaction:logsCURL:)``.
+    @available(*, deprecated, renamed: "logging(_:level:failureLevel:redaction:logsCURL:)")
+    public static func logging(
+        _ logger: Logger, level: Logger.Level = .debug, failureLevel: Logger.Level = .debug,
+        redaction: Redaction = .default, cURL: Bool
+    ) -> Self {
+        .logging(logger, level: level, failureLevel: failureLevel, redaction: redaction, logsCURL: cURL)
     }
 }

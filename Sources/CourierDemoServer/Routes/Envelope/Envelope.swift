@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// The envelope every `/envelope` response is wrapped in (seed 003):
+/// The envelope every `/envelope` response is wrapped in:
 /// `{"success": Bool, "error": {"errorMessage": String, "errorCode": Int} | null, "response": T | null}`.
 /// All three keys are always present; `null` is written out.
 struct Envelope<Payload: Encodable>: Encodable {

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// The envelope API's account routes (seed 003); every body is an ``Envelope`` and logical outcomes are
+/// The envelope API's account routes; every body is an ``Envelope`` and logical outcomes are
 /// HTTP 200:
 ///
 /// - `POST /envelope/login` with JSON `{"username", "password"}` → `response: {"accessToken": "env_…",

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// The Flickr REST endpoint (seed 004), `GET /services/rest/` (also without the final slash):
+/// The Flickr REST API's endpoint, `GET /services/rest/` (also without the final slash):
 /// `?method=flickr.interestingness.getList&api_key=KEY&format=json&nojsoncallback=1&extras=url_h,date_taken
 /// &per_page=100&page=1`.
 ///

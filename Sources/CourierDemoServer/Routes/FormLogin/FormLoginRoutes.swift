@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// Form login (seed 001):
+/// Form login with a bearer token and a refresh token:
 ///
 /// - `POST /auth/local[?ttl=SECONDS]` with an `application/x-www-form-urlencoded` body `email=…&password=…`
 ///   → `200 {"token", "refreshToken", "expiresIn": 3600, "user": {"id": 1, "email", "name": "Ada Lovelace"}}`.

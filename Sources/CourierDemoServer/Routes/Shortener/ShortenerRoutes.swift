@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// The Google URL Shortener v1 API (seed 000), under `/urlshortener/v1`:
+/// The Google URL Shortener v1 API, under `/urlshortener/v1`:
 ///
 /// - `POST /urlshortener/v1/url?key=KEY` with `{"longUrl": "https://…"}` → `200`
 ///   `{"kind": "urlshortener#url", "id": "http://goo.gl/AbC123", "longUrl": "https://…"}`; the same long

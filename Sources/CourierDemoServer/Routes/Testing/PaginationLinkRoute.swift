@@ -15,6 +15,7 @@ import Hummingbird
 ///
 /// `repeat=1` makes page 2's `next` point at page 2 again (a client must notice and stop). `delay_ms=N`
 /// (at most 10000, carried over in links) answers every page after the first N milliseconds late.
+/// `link_origin=http://host:port` (carried over) puts that origin in the links: pages on another origin.
 enum PaginationLinkRoute {
     struct Page: Encodable {
         let items: [PageItem]
@@ -30,14 +31,15 @@ enum PaginationLinkRoute {
             let relative = query["relative"] == "1"
             let repeats = query["repeat"] == "1"
             let delay = try query.integer("delay_ms", default: 0, in: 0...10_000)
+            let linkOrigin = query["link_origin"].flatMap { $0.hasPrefix("http://") ? $0 : nil }
             counters.count(.link)
             if page > 1 && delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
             let lastPage = max(1, (total + perPage - 1) / perPage)
             func target(_ page: Int) -> String {
-                let origin = relative ? "" : RequestOrigin.of(request)
+                let origin = relative ? "" : linkOrigin ?? RequestOrigin.of(request)
                 let flags =
                     (relative ? "&relative=1" : "") + (repeats ? "&repeat=1" : "")
-                    + (delay > 0 ? "&delay_ms=\(delay)" : "")
+                    + (delay > 0 ? "&delay_ms=\(delay)" : "") + (linkOrigin.map { "&link_origin=\($0)" } ?? "")
                 return "<\(origin)/testing/pages/link?page=\(page)&per_page=\(perPage)&total=\(total)\(flags)>"
             }
             let next = page < lastPage ? (repeats && page == 2 ? 2 : page + 1) : nil
