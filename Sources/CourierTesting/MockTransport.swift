@@ -12,7 +12,7 @@ import Synchronization
 ///     .init(.get, "/users/octocat", json: #"{"login":"octocat","id":1}"#),
 ///     .init(.get, "/users/nobody", status: .notFound, json: #"{"message":"Not Found"}"#),
 /// ])
-/// let client = APIClient(baseURL: URL(string: "https://api.example.com")!, transport: mock)
+/// let client = APIClient(baseURL: url, transport: mock)
 /// _ = try await client.send(GetUser(login: "octocat"))
 /// #expect(mock.requests.map(\.path) == ["/users/octocat"])
 /// ```
@@ -94,8 +94,10 @@ extension MockTransport {
     /// fields.
     ///
     /// ```swift
-    /// MockTransport.Stub(.get, "/search", json: page2).matching(query: ["page": "2"])
-    /// MockTransport.Stub(.get, "/me", status: .unauthorized).matching(headers: [.authorization: "Bearer old"])
+    /// let mock = MockTransport(stubs: [
+    ///     MockTransport.Stub(.get, "/search", json: secondPage).matching(query: ["page": "2"]),
+    ///     MockTransport.Stub(.get, "/me", status: .unauthorized).matching(headers: [.authorization: "Bearer old"]),
+    /// ])
     /// ```
     public struct Stub: Sendable, CustomStringConvertible {
         /// The method to match.

@@ -4,8 +4,8 @@ extension APIClient {
     /// Returns how many were cancelled.
     ///
     /// ```swift
-    /// client.cancelAll(GetUser.self)                           // every GetUser in flight
-    /// client.cancelAll(GetUser.self) { $0.login == "octocat" }  // only some
+    /// client.cancelAll(GetRepository.self)  // all of them
+    /// client.cancelAll(GetRepository.self) { $0.owner == owner }  // some of them
     /// ```
     @discardableResult
     public func cancelAll<E: CancellableByType>(_ type: E.Type, where filter: (E) -> Bool = { _ in true }) -> Int {

@@ -41,6 +41,20 @@ extension APIClient {
         } catch {
             throw failureContext(for: request).error(.rejected, phase: .preparing, underlying: error)
         }
+        // Where a request goes was checked above; `prepare` may not move it (write the path as `.url(_:)`).
+        guard request.scheme == target?.origin.scheme, request.authority == target?.origin.authority else {
+            var error = APIError(
+                .rejected, phase: .preparing,
+                message: "prepare(_:) changed the request's scheme or authority; use RoutePath.url(_:) instead")
+            error.method = request.method
+            error.url = configuration.redaction.redact(
+                url: baseText(
+                    for: HTTPRequest(
+                        method: route.method, scheme: target?.origin.scheme, authority: target?.origin.authority,
+                        path: nil))
+                    + (request.path ?? ""))
+            throw error
+        }
         return (request, body)
     }
 

@@ -7,8 +7,8 @@ extension APIClient {
     /// ``Configuration/redaction``). Middleware is not applied.
     ///
     /// ```swift
-    /// print(try await client.cURLDescription(for: GetUser(login: "octocat")))
-    /// // curl -X GET 'https://api.example.com/users/octocat?key=<redacted>' -H 'Accept: application/json'
+    /// let curl = try await client.cURLDescription(for: GetUser(login: "octocat"))
+    /// // curl -X GET 'https://api.example.com/users/octocat?key=<redacted>' -H 'User-Agent: Courier/…'
     /// ```
     public func cURLDescription(for route: some Route) async throws(APIError) -> String {
         let (request, body) = try makeRequest(for: route)

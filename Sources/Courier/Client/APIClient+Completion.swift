@@ -11,7 +11,7 @@ extension APIClient {
     ///     case .failure(let error): show(error)
     ///     }
     /// }
-    /// handle.cancel()   // the completion then receives an error of kind `.cancelled`
+    /// handle.cancel()  // the completion then receives an error of kind `.cancelled`
     /// ```
     @discardableResult
     public func send<E: Endpoint>(

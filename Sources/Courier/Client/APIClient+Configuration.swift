@@ -26,7 +26,9 @@ extension APIClient {
         public var bodyDecoder: (any ResponseBodyDecoder)?
         /// Origins besides the base URL's that requests may go to: absolute URLs (``RoutePath/url(_:)``) and
         /// next-page links. Empty by default, so a link or URL elsewhere is refused before it is sent. A listed
-        /// origin gets the client's middleware and default headers, but not its default query items.
+        /// origin gets the client's middleware and default headers, credentials that middleware adds
+        /// included, but not its default query items. The check is on the URL Courier sends; a redirect the
+        /// transport follows is not checked yet.
         public var allowedOrigins: Set<Origin> = []
         /// The envelope bodies come in, unless an endpoint sets its own; `nil` (the default) means the body is
         /// the payload. A failure it reports in an error response's body is the API's error.

@@ -9,7 +9,7 @@ public import OpenAPIRuntime
 /// ``CancellableByType`` endpoints, for ``cancelAll(_:where:)``, shared by the client's copies. Middleware
 /// that needs state (a ``TokenStore``, a throttle) keeps it inside, so copies share that too.
 /// ```swift
-/// let client = APIClient(baseURL: URL(string: "https://api.github.com")!) {
+/// let client = APIClient(baseURL: githubURL) {
 ///     $0.errorBody = GitHubError.self
 ///     $0.defaultHeaders[.accept] = "application/vnd.github+json"
 /// }

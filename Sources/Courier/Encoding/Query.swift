@@ -16,7 +16,7 @@ public struct QueryParameter: Sendable, Hashable {
 ///
 /// Order is kept exactly as written, and a name may appear more than once.
 /// ```swift
-/// var query: Query { ["q": searchText, "per_page": 20, "sort": Sort.stars] }  // Sort: QueryValueConvertible
+/// let query: Query = ["q": searchText, "per_page": 20, "sort": Sort.stars]  // Sort: QueryValueConvertible
 /// ```
 public struct Query: Sendable, Hashable {
     /// The parameters, in order.

@@ -3,8 +3,12 @@ public import Foundation
 /// Encodes an `Encodable` value into a ``Query`` (or form fields), keeping the order of its keys.
 ///
 /// ```swift
-/// struct Search: Encodable { let q: String; let page: Int; let tags: [String] }
-/// var query: Query { get throws { try QueryEncoder().encode(Search(q: "swift", page: 2, tags: ["a", "b"])) } }
+/// struct Search: Encodable {
+///     let q: String
+///     let page: Int
+///     let tags: [String]
+/// }
+/// let query = try QueryEncoder().encode(Search(q: "swift", page: 2, tags: ["a", "b"]))
 /// ```
 /// Nested values become `key[inner]`; `nil` optionals are left out; dates follow ``dateEncoding``;
 /// `Data` is base64. The top-level value must be keyed (a struct or a dictionary).

@@ -4,8 +4,8 @@ public import OpenAPIRuntime
 /// What a request carries: nothing, an encoded value, form fields, raw bytes or a stream.
 ///
 /// ```swift
-/// var body: RequestBody { .json(NewIssue(title: title)) }
-/// var body: RequestBody { .form(["email": email, "password": password]) }
+/// let issue: RequestBody = .json(NewIssue(title: title))
+/// let login: RequestBody = .form(["email": email, "password": password])
 /// ```
 public struct RequestBody: Sendable {
     enum Storage: Sendable {
@@ -60,7 +60,7 @@ public struct RequestBody: Sendable {
 
     /// This body, calling `progress` as the transport reads it (bytes sent so far, and the total when known).
     /// ```swift
-    /// body: .multipart(form).reportingProgress { print($0.fractionCompleted ?? 0) }
+    /// let body = RequestBody.multipart(form).reportingProgress { print($0.fractionCompleted ?? 0) }
     /// ```
     public func reportingProgress(_ progress: @escaping @Sendable (TransferProgress) -> Void) -> RequestBody {
         RequestBody(storage: .reportingProgress(storage, progress))

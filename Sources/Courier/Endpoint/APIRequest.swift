@@ -6,7 +6,8 @@ public import HTTPTypes
 /// ```swift
 /// let user = try await client.send(APIRequest<User>.get("/users/octocat"))
 /// try await client.send(APIRequest<Void>.delete("/repos/me/old"))
-/// let token = try await client.send(APIRequest<Token>.post("/auth/local", body: .form(["email": e, "password": p])))
+/// let login = APIRequest<Token>.post("/auth/local", body: .form(["email": email, "password": password]))
+/// let token = try await client.send(login)
 /// ```
 public struct APIRequest<Response: Sendable>: Endpoint {
     /// The method.

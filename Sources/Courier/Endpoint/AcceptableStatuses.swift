@@ -3,7 +3,11 @@ public import HTTPTypes
 /// The response statuses a request treats as success; anything else becomes an ``APIError``.
 ///
 /// ```swift
-/// var acceptableStatuses: AcceptableStatuses? { [200..<300, 304..<305] }
+/// struct GetFeed: Endpoint {
+///     typealias Response = Data
+///     var path: RoutePath { "/feed" }
+///     var acceptableStatuses: AcceptableStatuses? { [200..<300, 304..<305] }  // 304 Not Modified too
+/// }
 /// ```
 public struct AcceptableStatuses: Sendable, Hashable {
     /// The accepted ranges of status codes.

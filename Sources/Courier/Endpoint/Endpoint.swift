@@ -5,7 +5,7 @@ public import HTTPTypes
 ///
 /// ```swift
 /// struct GetUser: Endpoint {
-///     typealias Response = User          // any Decodable, or Void, Data, String
+///     typealias Response = User  // any Decodable, or Void, Data, String
 ///     let login: String
 ///     var path: RoutePath { "/users/\(login)" }
 /// }

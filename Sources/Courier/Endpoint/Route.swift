@@ -7,13 +7,18 @@ public import HTTPTypes
 /// response type. Every requirement but ``path`` has a default.
 /// ```swift
 /// enum Shortener: Route {
-///     case shorten(longURL: String), lookup(shortURL: String)
+///     case shorten(longURL: String)
+///     case lookup(shortURL: String)
+///
 ///     var method: HTTPRequest.Method { if case .shorten = self { .post } else { .get } }
 ///     var path: RoutePath { "/url" }
-///     var query: Query { if case .lookup(let url) = self { ["shortUrl": "\(url)"] } else { [:] } }
+///     var query: Query { if case .lookup(let url) = self { ["shortUrl": url] } else { [:] } }
 ///     var body: RequestBody { if case .shorten(let url) = self { .json(["longUrl": url]) } else { .empty } }
 /// }
-/// let short = try await client.send(Shortener.shorten(longURL: "https://swift.org"), as: ShortURL.self)
+///
+/// func shorten(_ longURL: String, with client: APIClient) async throws -> ShortURL {
+///     try await client.send(Shortener.shorten(longURL: longURL), as: ShortURL.self)
+/// }
 /// ```
 public protocol Route: Sendable {
     /// The method; `.get` by default.

@@ -6,16 +6,16 @@ public import Foundation
 /// Write it as a string literal; interpolations are percent-encoded so a `/`, `?` or `#` inside a value
 /// can never escape its segment:
 /// ```swift
-/// var path: RoutePath { "/users/\(login)/repos" }   // login "a/b c" → /users/a%2Fb%20c/repos
+/// let path: RoutePath = "/users/\(login)/repos"  // login "a/b c" → /users/a%2Fb%20c/repos
 /// ```
 /// The literal parts are trusted as written (a `%` in them is kept), except that characters that may not
 /// appear in a path (spaces, non-ASCII, `?`, `#`) are encoded: put query items in ``Route/query``.
 ///
 /// Three escape hatches cover what real APIs need:
 /// ```swift
-/// var path: RoutePath { "/v2/\(raw: repository)/manifests/\(tag)" }  // "library/swift": its "/" stays
-/// var path: RoutePath { RoutePath(segments: ["photos", "2024", key]) }  // each segment encoded
-/// var path: RoutePath { .url(uploadURL) }  // an absolute URL, on an origin the client allows
+/// let manifest: RoutePath = "/v2/\(raw: repository)/manifests/\(tag)"  // "library/swift": its "/" stays
+/// let object = RoutePath(segments: ["photos", "2024", key])  // each segment encoded
+/// let upload = RoutePath.url(uploadURL)  // an absolute URL, on an origin the client allows
 /// ```
 public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
     /// The percent-encoded path, as it goes on the wire; for an absolute URL, its path and query.

@@ -6,9 +6,12 @@ public import HTTPTypes
 /// ``bodySnippet``, the decoded ``errorBody``).
 ///
 /// ```swift
-/// do { _ = try await client.send(GetUser(login: "nobody")) }
-/// catch let error where error.kind == .apiError {
-///     print(error.errorBody(as: GitHubError.self)?.message ?? "")   // "Not Found"
+/// do {
+///     _ = try await client.send(GetUser(login: "nobody"))
+/// } catch let error where error.kind == .apiError {
+///     print(error.errorBody(as: GitHubError.self)?.message ?? "")  // "Not Found"
+/// } catch {
+///     print(error)  // a network failure, a timeout, a body that did not decode, …
 /// }
 /// ```
 /// Its `description` is one line and never contains a secret: API keys, tokens and passwords are

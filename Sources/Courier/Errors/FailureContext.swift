@@ -26,16 +26,11 @@ struct FailureContext: Sendable {
             // Secrets are hidden in the whole body, in place, before it is cut; a decoding error's snippet
             // shows the part of the body where decoding failed.
             let codingPath = (underlying as? DecodingError).map(Self.codingPath(of:))
-            if let (text, location) = redaction.redacted(
+            let (text, location) = redaction.redacted(
                 body: body, contentType: response?.headerFields[.contentType], secrets: secrets, locating: codingPath)
-            {
-                error.bodySnippet = Self.snippet(of: text, around: location)
-                error.body = Data(text.prefix(APIError.bodyLimit))
-            } else {
-                error.bodySnippet = Self.snippet(of: Array(body.prefix(APIError.snippetLimit * 4)), around: nil)
-                    .map { redaction.scrub($0, secrets: secrets) }
-                error.body = Self.scrubbing(secrets, from: body.prefix(APIError.bodyLimit))
-            }
+            error.bodySnippet = Self.snippet(of: text, around: location)
+            let end = min(text.count, APIError.bodyLimit)
+            error.body = Data(text[..<end])
         }
         return error
     }
@@ -53,18 +48,6 @@ struct FailureContext: Sendable {
             .replacingOccurrences(of: "\r", with: " ")
         let isCut = kept.count < decoded.count || window.count < text.count - start
         return (start > 0 ? "…" : "") + line + (isCut ? "…" : "")
-    }
-
-    /// `bytes` with every secret's UTF-8 spelling replaced by ``Redaction/placeholder``.
-    private static func scrubbing(_ secrets: [String], from bytes: Data) -> Data {
-        var result = Data(bytes)
-        for secret in secrets where !secret.isEmpty {
-            let needle = Data(secret.utf8)
-            while let range = result.range(of: needle) {
-                result.replaceSubrange(range, with: Data(Redaction.placeholder.utf8))
-            }
-        }
-        return result
     }
 
     private static func codingPath(of error: DecodingError) -> [any CodingKey] {

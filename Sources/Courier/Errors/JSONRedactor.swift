@@ -4,7 +4,9 @@
 /// error's snippet can show that part of the body.
 ///
 /// Tolerant by design: a truncated or malformed body (often the very reason decoding failed) is redacted as
-/// far as it parses and copied as it is from there; a secret value cut off by the end of the body is dropped.
+/// far as it parses, and by pattern from there (the value after any quoted secret name and a colon); a
+/// secret value cut off by the end of the body is dropped. Works on bytes, so a body that is not valid
+/// UTF-8 is redacted too.
 struct JSONRedactor {
     private let input: [UInt8]
     private let isSecret: (String) -> Bool
@@ -24,11 +26,16 @@ struct JSONRedactor {
     {
         var redactor = JSONRedactor(input: text, isSecret: isSecret, target: codingPath)
         redactor.output.reserveCapacity(text.count)
+        // Every top-level value (JSON Lines bodies hold several); where the text stops parsing, the rest is
+        // redacted by pattern, so that nothing after a syntax error escapes.
         do {
-            try redactor.value(path: [], depth: 0)
-            redactor.copyRest()
+            while true {
+                redactor.copyWhitespace()
+                guard redactor.position < text.count else { break }
+                try redactor.value(path: [], depth: 0)
+            }
         } catch {
-            redactor.copyRest()
+            redactor.redactLeniently()
         }
         return (redactor.output, redactor.location)
     }
@@ -45,9 +52,96 @@ struct JSONRedactor {
         case element(Int)
     }
 
-    private mutating func copyRest() {
-        if position < input.count { output.append(contentsOf: input[position...]) }
-        position = input.count
+    /// The rest of the input, copied except for the value after every quoted name (`"name":` or `'name':`)
+    /// that is secret.
+    private mutating func redactLeniently() {
+        while position < input.count {
+            let byte = input[position]
+            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") else {
+                copyByte()
+                continue
+            }
+            guard let name = quoted(copying: true) else {
+                copyByte()  // a quote that never closes (`)]}'` before JSON): an ordinary character
+                continue
+            }
+            let afterName = position
+            while position < input.count, Self.isWhitespace(input[position]) { position += 1 }
+            guard position < input.count, input[position] == UInt8(ascii: ":"), isSecret(name) else {
+                position = afterName
+                continue
+            }
+            output.append(contentsOf: input[afterName...position])
+            position += 1
+            copyWhitespace()
+            if position < input.count, input[position] == UInt8(ascii: "'") {
+                _ = quoted(copying: false)
+            } else {
+                skipValue()
+            }
+            output.append(contentsOf: Array("\"\(Redaction.placeholder)\"".utf8))
+        }
+    }
+
+    /// A string in `"` or `'` quotes from `position`, copied or skipped; its decoded text, or `nil` (and
+    /// `position` unchanged) when it does not end.
+    private mutating func quoted(copying: Bool) -> String? {
+        let quote = input[position]
+        let start = position
+        position += 1
+        var decoded: [UInt8] = []
+        while position < input.count {
+            let byte = input[position]
+            if byte == quote {
+                position += 1
+                if copying { output.append(contentsOf: input[start..<position]) }
+                return String(decoding: decoded, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\"), position + 1 < input.count {
+                position += 1
+                decodeEscape(into: &decoded)
+            } else {
+                decoded.append(byte)
+                position += 1
+            }
+        }
+        position = start
+        return nil
+    }
+
+    /// Decodes the escape after a backslash at `position - 1`: `\uXXXX` (with surrogate pairs) and the
+    /// one-character escapes; moves past it.
+    private mutating func decodeEscape(into decoded: inout [UInt8]) {
+        let byte = input[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "u"):
+            guard var scalar = hex4() else { return decoded.append(byte) }
+            if (0xD800..<0xDC00).contains(scalar), position + 1 < input.count,
+                input[position] == UInt8(ascii: "\\"), input[position + 1] == UInt8(ascii: "u")
+            {
+                position += 2
+                if let low = hex4(), (0xDC00..<0xE000).contains(low) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+            }
+            decoded.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "?").utf8))
+        case UInt8(ascii: "n"): decoded.append(0x0A)
+        case UInt8(ascii: "t"): decoded.append(0x09)
+        case UInt8(ascii: "r"): decoded.append(0x0D)
+        case UInt8(ascii: "b"): decoded.append(0x08)
+        case UInt8(ascii: "f"): decoded.append(0x0C)
+        default: decoded.append(byte)
+        }
+    }
+
+    /// Four hex digits at `position`, consumed; `nil` (nothing consumed) otherwise.
+    private mutating func hex4() -> UInt32? {
+        guard position + 4 <= input.count,
+            let value = UInt32(String(decoding: input[position..<position + 4], as: UTF8.self), radix: 16)
+        else { return nil }
+        position += 4
+        return value
     }
 
     private mutating func value(path: [Step], depth: Int) throws(Stop) {
@@ -76,7 +170,7 @@ struct JSONRedactor {
             if isSecret(name) {
                 copyWhitespace()
                 if location == nil, let target, matches(path + [.member(name)], target) { location = output.count }
-                try skipValue(depth: depth + 1)
+                skipValue()
                 output.append(contentsOf: Array("\"\(Redaction.placeholder)\"".utf8))
             } else {
                 try value(path: path + [.member(name)], depth: depth + 1)
@@ -107,28 +201,10 @@ struct JSONRedactor {
         }
     }
 
-    /// A string token, copied or skipped; returns its decoded text (escapes other than `\uXXXX` resolved).
+    /// A string token, copied; returns its decoded text.
     private mutating func string(copying: Bool) throws(Stop) -> String {
-        let start = position
-        position += 1
-        var decoded: [UInt8] = []
-        while position < input.count {
-            let byte = input[position]
-            if byte == UInt8(ascii: "\"") {
-                position += 1
-                if copying { output.append(contentsOf: input[start..<position]) }
-                return String(decoding: decoded, as: UTF8.self)
-            }
-            if byte == UInt8(ascii: "\\"), position + 1 < input.count {
-                decoded.append(input[position + 1])
-                position += 2
-            } else {
-                decoded.append(byte)
-                position += 1
-            }
-        }
-        position = start
-        throw Stop()
+        guard let text = quoted(copying: copying) else { throw Stop() }
+        return text
     }
 
     /// A number, `true`, `false` or `null`: everything up to the next delimiter.
@@ -140,17 +216,17 @@ struct JSONRedactor {
     }
 
     /// Moves past one value without copying it; a value cut off by the end of the input is dropped whole.
-    private mutating func skipValue(depth: Int) throws(Stop) {
-        guard position < input.count, depth < 256 else { throw Stop() }
+    private mutating func skipValue() {
+        guard position < input.count else { return }
         switch input[position] {
         case UInt8(ascii: "\""):
-            do { _ = try string(copying: false) } catch { position = input.count }
+            if quoted(copying: false) == nil { position = input.count }
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             var nesting = 0
             while position < input.count {
                 switch input[position] {
                 case UInt8(ascii: "\""):
-                    do { _ = try string(copying: false) } catch { position = input.count }
+                    if quoted(copying: false) == nil { position = input.count }
                     continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["): nesting += 1
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):

@@ -2,31 +2,60 @@ import Foundation
 import HTTPTypes
 
 extension Redaction {
-    /// `body` as it came, as UTF-8 bytes, with secrets hidden: every value in `secrets` is scrubbed, and form
-    /// fields and JSON members named like secret query items (`password`, `token`, …) get ``placeholder`` as
-    /// their value, in place (nothing is re-serialised). For JSON, also where the value at `codingPath`
-    /// starts in the result, when it is given and found. `nil` for bytes that are not UTF-8 text.
+    /// `body` as it came, with secrets hidden: every value in `secrets` is scrubbed, and form fields and JSON
+    /// members named like secret query items (`password`, `token`, …) get ``placeholder`` as their value, in
+    /// place (nothing is re-serialised). A body is taken for JSON by its content type or by its first
+    /// character, whatever the type says. For JSON, also where the value at `codingPath` starts in the
+    /// result, when it is given and found. Bytes that are not UTF-8 are redacted the same way, byte for byte.
     func redacted(
         body: Data, contentType: String?, secrets: [String], locating codingPath: [any CodingKey]? = nil
-    ) -> (text: [UInt8], location: Int?)? {
-        guard let text = String(data: body, encoding: .utf8) else { return nil }
-        let scrubbed = scrub(text, secrets: secrets)
+    ) -> (text: [UInt8], location: Int?) {
         let type = contentType?.lowercased() ?? ""
-        if type.hasPrefix("application/x-www-form-urlencoded") {
-            return (Array(redactForm(scrubbed).utf8), nil)
+        let bytes: [UInt8]
+        if let text = String(data: body, encoding: .utf8) {
+            let scrubbed = scrub(text, secrets: secrets)
+            if type.hasPrefix("application/x-www-form-urlencoded") { return (Array(redactForm(scrubbed).utf8), nil) }
+            bytes = Array(scrubbed.utf8)
+        } else {
+            bytes = Self.scrubbing(secrets, from: Array(body))
         }
-        if type.contains("json") || type.isEmpty && scrubbed.first.map({ $0 == "{" || $0 == "[" }) == true {
-            return JSONRedactor.redact(Array(scrubbed.utf8), isSecret: { isSecretQueryName($0) }, locating: codingPath)
-        }
-        return (Array(scrubbed.utf8), nil)
+        guard type.contains("json") || Self.startsLikeJSON(bytes) else { return (bytes, nil) }
+        return JSONRedactor.redact(bytes, isSecret: { isSecretQueryName($0) }, locating: codingPath)
     }
 
-    /// `body` as text with secrets hidden (see ``redacted(body:contentType:secrets:locating:)``); `nil` for
-    /// bytes that are not UTF-8 text.
-    func redactedText(ofBody body: Data, contentType: String?, secrets: [String]) -> String? {
-        redacted(body: body, contentType: contentType, secrets: secrets).map {
-            String(decoding: $0.text, as: UTF8.self)
+    /// `body` as text with secrets hidden (see ``redacted(body:contentType:secrets:locating:)``).
+    func redactedText(ofBody body: Data, contentType: String?, secrets: [String]) -> String {
+        String(decoding: redacted(body: body, contentType: contentType, secrets: secrets).text, as: UTF8.self)
+    }
+
+    /// Whether the first character after any byte-order mark and white space opens an object or array.
+    private static func startsLikeJSON(_ bytes: [UInt8]) -> Bool {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let first = bytes[start...].first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// `bytes` with every secret's UTF-8 spelling replaced by ``placeholder``.
+    static func scrubbing(_ secrets: [String], from bytes: [UInt8]) -> [UInt8] {
+        var result = bytes
+        let placeholder = Array(Self.placeholder.utf8)
+        for secret in secrets where !secret.isEmpty {
+            let needle = Array(secret.utf8)
+            var index = 0
+            var scrubbed: [UInt8] = []
+            scrubbed.reserveCapacity(result.count)
+            while index < result.count {
+                if result[index] == needle[0], result[index...].starts(with: needle) {
+                    scrubbed += placeholder
+                    index += needle.count
+                } else {
+                    scrubbed.append(result[index])
+                    index += 1
+                }
+            }
+            result = scrubbed
         }
+        return result
     }
 
     private func redactForm(_ text: String) -> String {

@@ -6,8 +6,10 @@ public import HTTPTypes
 /// The defaults cover API keys, tokens, passwords, signatures, `Authorization` and cookies; add your own
 /// names with ``APIClient/Configuration/redaction``:
 /// ```swift
-/// $0.redaction.queryNames.insert("session")
-/// if let session = HTTPField.Name("X-Session") { $0.redaction.headerNames.insert(session) }
+/// let client = APIClient(baseURL: url) {
+///     $0.redaction.queryNames.insert("session")
+///     if let session = HTTPField.Name("X-Session") { $0.redaction.headerNames.insert(session) }
+/// }
 /// ```
 public struct Redaction: Sendable, Hashable {
     /// Names of query items, form fields and JSON keys whose values are secret, compared without regard to
@@ -32,6 +34,8 @@ public struct Redaction: Sendable, Hashable {
         queryNames: [
             "key", "api_key", "apikey", "api-key", "access_token", "accesstoken", "token", "auth", "client_secret",
             "password", "passwd", "secret", "signature", "sig", "sessionid", "refresh_token",
+            // Presigned S3 and Google Cloud Storage URLs.
+            "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature", "x-goog-credential",
         ],
         headerNames: [.authorization, .proxyAuthorization, .cookie, .setCookie, .xAPIKey, .xAuthToken]
     )
@@ -122,7 +126,7 @@ public struct Redaction: Sendable, Hashable {
             result += rest[..<start.lowerBound]
             let tail = rest[start.lowerBound...]
             let end =
-                tail.firstIndex { $0 == " " || $0 == "\"" || $0 == "," || $0 == "}" || $0 == ">" || $0 == "\n" }
+                tail.firstIndex { " \",}<>\\\n\r\t".contains($0) }
                 ?? tail.endIndex
             result += redact(url: String(tail[..<end]))
             rest = tail[end...]

@@ -9,7 +9,9 @@ extension APIClient {
 
     /// The items of every page of `endpoint`, fetching each page only when needed.
     /// ```swift
-    /// for try await repository in client.items(SearchRepositories(q: "swift")).prefix(30) { … }
+    /// for try await repository in client.items(SearchRepositories(q: "swift")).prefix(30) {
+    ///     print(repository.name)
+    /// }
     /// ```
     public func items<E: PaginatedEndpoint>(_ endpoint: E, maxPages: Int = .max) -> ItemSequence<E> {
         ItemSequence(pages: pages(endpoint, maxPages: maxPages))

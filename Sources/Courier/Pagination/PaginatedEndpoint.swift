@@ -3,23 +3,25 @@ public import Foundation
 /// An endpoint whose responses come in pages: it says which items a page holds and how to ask for the next.
 ///
 /// ```swift
-/// struct SearchRepositories: PaginatedEndpoint {           // Link headers, as GitHub sends them
+/// struct SearchRepositories: PaginatedEndpoint {  // Link headers, as GitHub sends them
 ///     typealias Response = SearchResults
 ///     let q: String
 ///     var path: RoutePath { "/search/repositories" }
-///     var query: Query { ["q": q, "per_page": 20] }
+///     var query: Query { ["q": q] }
 ///     func items(in page: SearchResults) -> [Repository] { page.items }
 ///     func nextPage(after page: APIResponse<SearchResults>) -> NextPage<Self>? { .followingLink(in: page) }
 /// }
 ///
-/// struct Articles: PaginatedEndpoint {                      // page numbers
+/// struct Articles: PaginatedEndpoint {  // page numbers
+///     typealias Response = ArticlePage
 ///     var page = 1
-///     …
+///     var path: RoutePath { "/articles" }
+///     var query: Query { ["page": page] }
+///     func items(in page: ArticlePage) -> [Article] { page.articles }
 ///     func nextPage(after page: APIResponse<ArticlePage>) -> NextPage<Self>? {
 ///         page.value.page < page.value.totalPages ? .endpoint(Articles(page: self.page + 1)) : nil
 ///     }
 /// }
-/// for try await repository in client.items(SearchRepositories(q: "swift")) { … }
 /// ```
 public protocol PaginatedEndpoint: Endpoint {
     /// One item of a page.
@@ -45,7 +47,7 @@ public struct NextPage<Base: Endpoint>: Sendable {
     /// Send this endpoint next.
     public static func endpoint(_ endpoint: Base) -> Self { NextPage(target: .endpoint(endpoint)) }
 
-    /// Follow this URL next; it must lie under the client's base URL.
+    /// Follow this URL next; it must be on the base URL's origin or one of ``APIClient/Configuration/allowedOrigins``.
     public static func link(_ url: URL) -> Self { NextPage(target: .link(url)) }
 
     /// Follow the response's `Link: <…>; rel="next"`, or `nil` when there is none.

@@ -3,13 +3,9 @@ public import Foundation
 /// Named secrets looked up in sources, in the order you give: the first source that has a key wins.
 ///
 /// ```swift
-/// let secrets = Secrets([
-///     .environment(prefix: "COURIER_"),
-///     .jsonFile(URL(filePath: "secrets.json")),
-///     .propertyList(Bundle.main.url(forResource: "Secrets", withExtension: "plist")!),
-/// ])
+/// let secrets = Secrets([.environment(prefix: "COURIER_"), .jsonFile(jsonURL), .propertyList(plistURL)])
 /// let key = try secrets["GOOGLE_API_KEY"]
-/// let client = APIClient(baseURL: shortenerURL) { $0.defaultQuery["key"] = .string(key.value) }
+/// let client = APIClient(baseURL: url) { $0.defaultQuery["key"] = .string(key.value) }
 /// ```
 /// A missing key is a ``SecretsError`` naming the key and every place looked; a malformed file is one
 /// naming the file and what is wrong. Neither ever contains a secret's value.

@@ -7,7 +7,7 @@ public import Foundation
 /// ```swift
 /// do {
 ///     _ = try await client.download(file, to: destination)
-/// } catch let error as APIError {
+/// } catch {  // an APIError
 ///     guard let resume = error.resumeData else { throw error }
 ///     _ = try await client.download(file, to: destination, resumingFrom: resume)
 /// }

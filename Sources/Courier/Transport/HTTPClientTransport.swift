@@ -21,7 +21,7 @@
     /// `AsyncHTTPClientTransport` still works with Courier, as any `ClientTransport` does.
     ///
     /// ```swift
-    /// let transport = HTTPClientTransport(client: myHTTPClient)   // one you own and shut down
+    /// let transport = HTTPClientTransport(client: myHTTPClient)  // one you own and shut down
     /// let client = APIClient(baseURL: url, transport: transport)
     /// ```
     /// Available where Courier builds AsyncHTTPClient: Linux and macOS. The base URL must not carry a query

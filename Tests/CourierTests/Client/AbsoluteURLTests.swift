@@ -83,6 +83,43 @@ import Testing
         #expect(mock.requests.isEmpty)
     }
 
+    /// `prepare(_:)` may adjust a request but not send it somewhere else.
+    @Test func prepareCannotMoveTheRequestToAnotherHost() async throws {
+        struct Moving: Endpoint {
+            typealias Response = Void
+            var path: RoutePath { "/x" }
+            func prepare(_ request: inout HTTPRequest) throws { request.authority = "evil.example" }
+        }
+        let mock = MockTransport { _ in (HTTPResponse(status: .ok), Data()) }
+        let client = APIClient(baseURL: try #require(URL(string: "https://api.example.com")), transport: mock)
+        let error = await #expect(throws: APIError.self) { try await client.send(Moving()) }
+        #expect(error?.kind == .rejected)
+        #expect(error?.phase == .preparing)
+        #expect(mock.requests.isEmpty)
+    }
+
+    /// Links that only look like the base URL are judged by their origin.
+    @Test(arguments: [
+        "https://api.example.com.evil.example/items?page=2", "https://api.example.com@evil.example/items?page=2",
+        "http://api.example.com/items?page=2", "https://api.example.com:8443/items?page=2",
+    ])
+    func lookAlikeLinksAreRefused(link: String) async throws {
+        struct Items: PaginatedEndpoint {
+            typealias Response = [Int]
+            let next: URL
+            var path: RoutePath { "/items" }
+            func items(in page: [Int]) -> [Int] { page }
+            func nextPage(after page: APIResponse<[Int]>) -> NextPage<Self>? { .link(next) }
+        }
+        let mock = MockTransport { _ in (HTTPResponse(status: .ok), Data("[1]".utf8)) }
+        let client = APIClient(baseURL: try #require(URL(string: "https://api.example.com")), transport: mock)
+        var iterator = client.pages(Items(next: try #require(URL(string: link)))).makeAsyncIterator()
+        _ = try await iterator.next()
+        let error = await #expect(throws: APIError.self) { _ = try await iterator.next() }
+        #expect(error?.kind == .invalidRequest)
+        #expect(mock.requests.count == 1)
+    }
+
     @Test func originsCompareByScheme_Host_AndPort() throws {
         func origin(_ text: String) -> Origin? { URL(string: text).flatMap(Origin.init) }
         #expect(origin("HTTPS://API.example.com:443/a?b") == origin("https://api.example.com"))

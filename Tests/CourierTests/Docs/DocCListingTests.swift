@@ -54,11 +54,19 @@ import Testing
     #endif
 }
 
-/// Every Swift listing in the DocC catalog is a `// BEGIN DOCC: name` region of this folder, which the test
-/// target compiles, so a listing that does not compile cannot be in the docs.
+/// Every Swift listing DocC shows, in the catalog's articles and in the `///` comments of Courier's and
+/// CourierTesting's symbols, is a `// BEGIN DOCC: name` region of this folder (or a README region), which the
+/// test target compiles, so a listing that does not compile cannot be in the docs.
 @Suite struct DocCListingTests {
+    typealias Region = (name: String, code: String)
+    typealias Listing = (place: String, language: String, code: String)
+
     static let folder = URL(filePath: #filePath).deletingLastPathComponent()
     static let catalog = folder.appending(path: "../../../Sources/Courier/Courier.docc").standardized
+    /// The modules whose symbol pages DocC builds from `///` comments.
+    static let documentedSources = ["Courier", "CourierTesting"].map {
+        folder.appending(path: "../../../Sources/\($0)").standardized
+    }
 
     /// The fenced code blocks of a Markdown file: their language (empty when none) and text, de-indented to
     /// the fence's column.
@@ -81,42 +89,113 @@ import Testing
         return blocks
     }
 
+    /// The Markdown of every `///` comment of a Swift file, one string per comment: each line without its
+    /// leading whitespace, its `///` and the one space after it.
+    static func docComments(in source: String) -> [String] {
+        var comments: [String] = []
+        var lines: [Substring] = []
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix("///") {
+                let text = trimmed.dropFirst(3)
+                lines.append(text.first == " " ? text.dropFirst() : text)
+            } else if !lines.isEmpty {
+                comments.append(lines.joined(separator: "\n"))
+                lines = []
+            }
+        }
+        if !lines.isEmpty { comments.append(lines.joined(separator: "\n")) }
+        return comments
+    }
+
     static func files(in directory: URL, withSuffix suffix: String) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false))
             .filter { $0.hasSuffix(suffix) }.sorted().map { directory.appending(path: $0) }
     }
 
-    @Test func everyListingInTheCatalogIsCompiled() throws {
-        var regions: [(name: String, code: String)] = []
-        for url in try Self.files(in: Self.folder, withSuffix: ".swift") {
-            regions += MarkedRegions.extract("DOCC", from: try String(contentsOf: url, encoding: .utf8))
+    /// The DOCC regions of this folder and the README regions of Tests/CourierTests/Readme: an article or a
+    /// comment may show a README example as it is, so one compiled copy serves both.
+    static func regions() throws -> (docc: [Region], readme: [Region]) {
+        var docc: [Region] = []
+        for url in try files(in: folder, withSuffix: ".swift") {
+            docc += MarkedRegions.extract("DOCC", from: try String(contentsOf: url, encoding: .utf8))
         }
-        // An article may show a README example as it is: one compiled copy serves both.
-        let readmeFolder = Self.folder.deletingLastPathComponent().appending(path: "Readme")
-        var readmeRegions: [(name: String, code: String)] = []
-        for url in try Self.files(in: readmeFolder, withSuffix: ".swift") {
-            readmeRegions += MarkedRegions.extract("README", from: try String(contentsOf: url, encoding: .utf8))
+        var readme: [Region] = []
+        for url in try files(in: folder.deletingLastPathComponent().appending(path: "Readme"), withSuffix: ".swift") {
+            readme += MarkedRegions.extract("README", from: try String(contentsOf: url, encoding: .utf8))
         }
-        var shown: Set<String> = []
-        let articles = try Self.files(in: Self.catalog, withSuffix: ".md")
-        #expect(articles.count >= 18, "found only \(articles.count) articles in \(Self.catalog.path())")
-        for article in articles {
-            let name = article.lastPathComponent
-            for block in Self.codeBlocks(in: try String(contentsOf: article, encoding: .utf8)) {
-                let firstLine = block.code.prefix { $0 != "\n" }
-                #expect(!block.language.isEmpty, "\(name): a listing without a language (swift or text): \(firstLine)")
-                guard block.language == "swift" else { continue }
-                shown.insert(block.code)
-                #expect(
-                    (regions + readmeRegions).contains { $0.code == block.code },
-                    "\(name) shows a listing that no DOCC or README region in Tests/CourierTests compiles: \(firstLine)"
-                )
+        return (docc, readme)
+    }
+
+    /// The fenced code blocks of the catalog's articles.
+    static func articleListings() throws -> [Listing] {
+        try files(in: catalog, withSuffix: ".md").flatMap { article in
+            codeBlocks(in: try String(contentsOf: article, encoding: .utf8)).map {
+                (article.lastPathComponent, $0.language, $0.code)
             }
         }
+    }
+
+    /// The fenced code blocks of the `///` comments in Sources/Courier and Sources/CourierTesting, with any
+    /// fence a comment leaves open reported as a listing of language "unclosed fence".
+    static func symbolListings() throws -> [Listing] {
+        var listings: [Listing] = []
+        for module in documentedSources {
+            let paths = FileManager.default.enumerator(atPath: module.path(percentEncoded: false))?
+                .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
+            for path in paths ?? [] {
+                let place = "\(module.lastPathComponent)/\(path)"
+                let source = try String(contentsOf: module.appending(path: path), encoding: .utf8)
+                for comment in docComments(in: source) {
+                    let fences = comment.split(separator: "\n").filter { $0.drop { $0 == " " }.hasPrefix("```") }
+                    if fences.count % 2 != 0 { listings.append((place, "unclosed fence", comment)) }
+                    listings += codeBlocks(in: comment).map { (place, $0.language, $0.code) }
+                }
+            }
+        }
+        return listings
+    }
+
+    /// Expects every Swift listing to be a region, and every listing to name its language.
+    static func expectCompiled(_ listings: [Listing], regions: [Region]) {
+        for listing in listings {
+            let firstLine = listing.code.prefix { $0 != "\n" }
+            #expect(
+                !listing.language.isEmpty,
+                "\(listing.place): a listing without a language (swift or text): \(firstLine)")
+            #expect(
+                listing.language != "unclosed fence", "\(listing.place): a comment leaves a fence open: \(firstLine)")
+            guard listing.language == "swift" else { continue }
+            #expect(
+                regions.contains { $0.code == listing.code },
+                "\(listing.place) shows a listing that no DOCC or README region in Tests/CourierTests compiles: \(firstLine)"
+            )
+        }
+    }
+
+    @Test func everyListingInTheCatalogIsCompiled() throws {
+        let regions = try Self.regions()
+        #expect(
+            try Self.files(in: Self.catalog, withSuffix: ".md").count >= 18,
+            "found too few articles in \(Self.catalog.path())")
+        Self.expectCompiled(try Self.articleListings(), regions: regions.docc + regions.readme)
+    }
+
+    @Test func everyListingInSymbolCommentsIsCompiled() throws {
+        let regions = try Self.regions()
+        let listings = try Self.symbolListings()
+        #expect(listings.count >= 35, "found only \(listings.count) listings in `///` comments")
+        Self.expectCompiled(listings, regions: regions.docc + regions.readme)
+    }
+
+    @Test func everyDOCCRegionIsShown() throws {
+        let shown = Set(
+            try (Self.articleListings() + Self.symbolListings()).filter { $0.language == "swift" }.map(\.code))
+        let regions = try Self.regions().docc
         for region in regions {
             let isShown = shown.contains(region.code)
-            #expect(isShown, "no article shows the DOCC region \"\(region.name)\" verbatim")
+            #expect(isShown, "no article or `///` comment shows the DOCC region \"\(region.name)\" verbatim")
         }
-        #expect(regions.count >= 25)
+        #expect(regions.count >= 50)
     }
 }

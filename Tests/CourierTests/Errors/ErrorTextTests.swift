@@ -32,7 +32,7 @@ import Testing
         #expect(snippet(String(repeating: "y", count: APIError.snippetLimit * 8))?.hasSuffix("…") == true)
         // Around a location: starts a third of the limit before it, never inside a character.
         let text = String(repeating: "é", count: 1000) + "HERE" + String(repeating: "z", count: 1000)
-        let around = snippet(text, around: 2000)
+        let around = snippet(text, around: 2001)  // 2001 − 170 is the second byte of an "é"
         #expect(around?.hasPrefix("…é") == true)
         #expect(around?.contains("HERE") == true)
         #expect(around?.hasSuffix("z…") == true)

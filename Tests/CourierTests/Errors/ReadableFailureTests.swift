@@ -11,7 +11,7 @@ import Testing
     func redact(_ json: String, locating path: [any CodingKey]? = nil) -> (String, Int?) {
         let result = Redaction.default.redacted(
             body: Data(json.utf8), contentType: "application/json", secrets: [], locating: path)
-        return (result.map { String(decoding: $0.text, as: UTF8.self) } ?? "", result?.location)
+        return (String(decoding: result.text, as: UTF8.self), result.location)
     }
 
     @Test(arguments: [
@@ -27,11 +27,33 @@ import Testing
         (#"{"user":"ada","token":"abc"#, #"{"user":"ada","token":"<redacted>""#),
         (#"{"user":"ada","secret":{"a":[1,2"#, #"{"user":"ada","secret":"<redacted>""#),
         (#"{"user": "ada", "items": [1, 2"#, #"{"user": "ada", "items": [1, 2"#),
-        // Not JSON after all: copied as it is.
+        // Not JSON after all: copied as it is (the request's own secret values are scrubbed separately).
         ("<html>token=abc</html>", "<html>token=abc</html>"),
+        // Several values (JSON Lines), and text that stops parsing: redacted by pattern from there on.
+        ("{\"a\":1}\n{\"token\":\"s1\"}", "{\"a\":1}\n{\"token\":\"<redacted>\"}"),
+        (#"[{"a":1,}, {"token":"s2"}]"#, #"[{"a":1,}, {"token":"<redacted>"}]"#),
+        (#"{'access_token': 's3', 'b': 1}"#, #"{'access_token': "<redacted>", 'b': 1}"#),
+        (#")]}'\#n{"token": "s4"}"#, #")]}'\#n{"token": "<redacted>"}"#),
+        // Escaped names are decoded before they are judged.
+        (#"{"\u0074oken":"s5"}"#, #"{"\u0074oken":"<redacted>"}"#),
+        // A quote-escaped URL does not throw the scanner off.
+        (
+            #"{"see":"\"https://x.example/?a=1\" now","token":"s6"}"#,
+            #"{"see":"\"https://x.example/?a=1\" now","token":"<redacted>"}"#
+        ),
     ])
     func jsonIsRedactedInPlace(body: String, expected: String) {
         #expect(redact(body).0 == expected)
+    }
+
+    @Test func deepNestingAndBodiesThatAreNotUTF8StillHideSecrets() {
+        let deep = String(repeating: "[", count: 300) + #"{"token":"deep-secret"}"# + String(repeating: "]", count: 300)
+        #expect(!redact(deep).0.contains("deep-secret"))
+        var latin1 = Array(#"{"msg":"caf"#.utf8) + [0xE9] + Array(#"","access_token":"t-secret"}"#.utf8)
+        let asText = Redaction.default.redacted(body: Data(latin1), contentType: "text/plain", secrets: ["caf"])
+        #expect(!String(decoding: asText.text, as: UTF8.self).contains("t-secret"), "JSON by its first character")
+        #expect(!String(decoding: asText.text, as: UTF8.self).contains("caf"), "the request's secrets, byte for byte")
+        latin1.removeAll()
     }
 
     struct Key: CodingKey {

@@ -7,7 +7,12 @@ public import Foundation
 /// payload otherwise.
 /// ```swift
 /// struct FlickrStat: ResponseEnvelope {
-///     struct Status: Decodable { let stat: String; let code: Int?; let message: String? }
+///     struct Status: Decodable {
+///         let stat: String
+///         let code: Int?
+///         let message: String?
+///     }
+///
 ///     func unwrap<T: Decodable>(_ type: T.Type, from body: Data, using decoder: any ResponseBodyDecoder) throws -> T {
 ///         let status = try decoder.decode(Status.self, from: body)
 ///         guard status.stat == "ok" else {

@@ -5,7 +5,7 @@ public import Foundation
 /// ```swift
 /// var form = MultipartFormData()
 /// form.append("Ada", name: "author")
-/// try form.appendFile(at: videoURL, name: "video", contentType: "video/mp4")   // streamed, never loaded
+/// try form.appendFile(at: videoURL, name: "video", contentType: "video/mp4")  // streamed, never loaded
 /// let response = try await client.send(APIRequest<Upload>.post("/uploads", body: .multipart(form)))
 /// ```
 /// Field names and filenames are escaped as the HTML standard says (`"` → `%22`, CR → `%0D`,

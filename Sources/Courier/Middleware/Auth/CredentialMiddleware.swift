@@ -6,9 +6,9 @@ public import OpenAPIRuntime
 /// HTTP basic authentication. Works with ``APIClient`` and with swift-openapi-generator clients alike.
 ///
 /// ```swift
-/// APIClient(baseURL: url, middlewares: [.apiKey(key, queryItem: "api_key")])
-/// APIClient(baseURL: url, middlewares: [.bearerToken(token)])
-/// APIClient(baseURL: url, middlewares: [.basicAuth(username: "ada", password: password)])
+/// let flickr = APIClient(baseURL: url, middlewares: [.apiKey(key, queryItem: "api_key")])
+/// let github = APIClient(baseURL: url, middlewares: [.bearerToken(token)])
+/// let basic = APIClient(baseURL: url, middlewares: [.basicAuth(username: "ada", password: password)])
 /// ```
 /// The names these use (`Authorization`, the API-key item) are redacted in errors and logs by default;
 /// add a custom header or item name to ``Redaction`` if you choose one the defaults don't cover.

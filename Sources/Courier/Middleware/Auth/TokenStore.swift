@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let tokens = TokenStore(token: saved) { expired in
 ///     // Use a client WITHOUT the auth middleware, so the refresh never waits on itself.
-///     let fresh = try await authClient.send(Refresh(refreshToken: expired?.refreshToken ?? ""))
+///     let fresh = try await authClient.send(RefreshToken(refreshToken: expired?.refreshToken ?? ""))
 ///     return AuthToken(value: fresh.token, expiresAt: .now + fresh.expiresIn, refreshToken: fresh.refreshToken)
 /// }
 /// let client = APIClient(baseURL: url, middlewares: [.bearerToken(store: tokens)])

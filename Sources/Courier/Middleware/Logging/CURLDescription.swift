@@ -6,7 +6,7 @@ extension HTTPRequest {
     /// body fields (see ``Redaction``) show `<redacted>`.
     ///
     /// ```swift
-    /// print(request.cURLDescription(baseURL: client.baseURL, body: Data(#"{"a":1}"#.utf8)))
+    /// let curl = request.cURLDescription(baseURL: client.baseURL, body: Data(#"{"a":1}"#.utf8))
     /// // curl -X POST 'https://api.example.com/items?key=<redacted>' -H 'Content-Type: application/json' --data-binary '{"a":1}'
     /// ```
     /// - Parameters:
@@ -22,7 +22,8 @@ extension HTTPRequest {
         }
         if let body, !body.isEmpty {
             let contentType = headerFields[.contentType]
-            if let text = redaction.redactedText(ofBody: body, contentType: contentType, secrets: secrets) {
+            if String(data: body, encoding: .utf8) != nil {
+                let text = redaction.redactedText(ofBody: body, contentType: contentType, secrets: secrets)
                 parts += ["--data-binary", Self.shellQuoted(text)]
             } else {
                 parts.append("--data-binary @body.bin  # \(body.count) bytes of binary data not shown")

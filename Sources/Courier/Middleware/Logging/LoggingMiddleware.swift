@@ -21,7 +21,7 @@ public import OpenAPIRuntime
 /// Secret query items, header fields (`Authorization`, cookies, API keys) and body fields are redacted as
 /// ``Redaction`` says. Nothing is formatted unless the logger would emit it.
 /// ```swift
-/// APIClient(baseURL: url, middlewares: [.logging(Logger(label: "api"), logsCURL: true), .retry()])
+/// let client = APIClient(baseURL: url, middlewares: [.logging(Logger(label: "api"), logsCURL: true), .retry()])
 /// ```
 public struct LoggingMiddleware: ClientMiddleware {
     /// Where log messages go; each request logs through a copy with its own `courier-request-id`.

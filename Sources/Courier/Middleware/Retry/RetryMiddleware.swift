@@ -8,7 +8,7 @@ public import OpenAPIRuntime
 /// retried. Waiting is cancellable. ``APIError/attempts`` tells how many attempts were made.
 ///
 /// ```swift
-/// APIClient(baseURL: url, middlewares: [.retry(.exponentialBackoff(maxAttempts: 4))])
+/// let client = APIClient(baseURL: url, middlewares: [.retry(.exponentialBackoff(maxAttempts: 4))])
 /// ```
 public struct RetryMiddleware: ClientMiddleware {
     /// When and how often to retry.

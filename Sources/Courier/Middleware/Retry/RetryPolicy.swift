@@ -3,7 +3,8 @@ public import HTTPTypes
 /// When and how often a request is retried; see ``RetryMiddleware``.
 ///
 /// ```swift
-/// .retry(.exponentialBackoff(maxAttempts: 4, baseDelay: .milliseconds(200)))
+/// let policy = RetryPolicy.exponentialBackoff(maxAttempts: 4, baseDelay: .milliseconds(200))
+/// let client = APIClient(baseURL: url, middlewares: [.retry(policy)])
 /// ```
 public struct RetryPolicy: Sendable {
     /// The most times a request is sent, the first included; 3 by default.

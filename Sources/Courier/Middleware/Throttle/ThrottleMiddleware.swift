@@ -7,7 +7,7 @@ public import OpenAPIRuntime
 /// its end (or dropped), so a streaming download counts as in flight while it streams.
 ///
 /// ```swift
-/// APIClient(baseURL: url, middlewares: [.throttle(maxConcurrent: 4, perSecond: 10)])
+/// let client = APIClient(baseURL: url, middlewares: [.throttle(maxConcurrent: 4, perSecond: 10)])
 /// ```
 /// Copies of a client share one throttle, since they share the middleware.
 public struct ThrottleMiddleware: ClientMiddleware {
