@@ -17,6 +17,8 @@ extension APIClient {
         let target = try route.path.absoluteURL.map { url throws(APIError) in
             try self.target(of: url, method: route.method, base: normalized)
         }
+        let scheme = target?.origin.scheme
+        let authority = target?.origin.authority
         let path: String
         var headerFields: HTTPFields
         let body: HTTPBody?
@@ -29,31 +31,23 @@ extension APIClient {
             throw error
         } catch {
             let partial = HTTPRequest(
-                method: route.method, scheme: target?.origin.scheme, authority: target?.origin.authority,
-                path: route.path.encoded)
+                method: route.method, scheme: scheme, authority: authority, path: route.path.encoded)
             throw failureContext(for: partial).error(.encoding, phase: .building, underlying: error)
         }
         var request = HTTPRequest(
-            method: route.method, scheme: target?.origin.scheme, authority: target?.origin.authority, path: path,
-            headerFields: headerFields)
+            method: route.method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
         do {
             try route.prepare(&request)
         } catch {
             throw failureContext(for: request).error(.rejected, phase: .preparing, underlying: error)
         }
         // Where a request goes was checked above; `prepare` may not move it (write the path as `.url(_:)`).
-        guard request.scheme == target?.origin.scheme, request.authority == target?.origin.authority else {
-            var error = APIError(
+        guard request.scheme == scheme, request.authority == authority else {
+            var checked = request
+            (checked.scheme, checked.authority) = (scheme, authority)
+            throw failureContext(for: checked).error(
                 .rejected, phase: .preparing,
                 message: "prepare(_:) changed the request's scheme or authority; use RoutePath.url(_:) instead")
-            error.method = request.method
-            error.url = configuration.redaction.redact(
-                url: baseText(
-                    for: HTTPRequest(
-                        method: route.method, scheme: target?.origin.scheme, authority: target?.origin.authority,
-                        path: nil))
-                    + (request.path ?? ""))
-            throw error
         }
         return (request, body)
     }

@@ -151,8 +151,8 @@ struct JSONRedactor {
         switch input[position] {
         case UInt8(ascii: "{"): try object(path: path, depth: depth)
         case UInt8(ascii: "["): try array(path: path, depth: depth)
-        case UInt8(ascii: "\""): _ = try string(copying: true)
-        default: try scalar(copying: true)
+        case UInt8(ascii: "\""): _ = try string()
+        default: try scalar()
         }
     }
 
@@ -163,7 +163,7 @@ struct JSONRedactor {
         while true {
             copyWhitespace()
             guard try peek() == UInt8(ascii: "\"") else { throw Stop() }
-            let name = try string(copying: true)
+            let name = try string()
             copyWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw Stop() }
             copyByte()
@@ -202,17 +202,17 @@ struct JSONRedactor {
     }
 
     /// A string token, copied; returns its decoded text.
-    private mutating func string(copying: Bool) throws(Stop) -> String {
-        guard let text = quoted(copying: copying) else { throw Stop() }
+    private mutating func string() throws(Stop) -> String {
+        guard let text = quoted(copying: true) else { throw Stop() }
         return text
     }
 
     /// A number, `true`, `false` or `null`: everything up to the next delimiter.
-    private mutating func scalar(copying: Bool) throws(Stop) {
+    private mutating func scalar() throws(Stop) {
         let start = position
         while position < input.count, !Self.isDelimiter(input[position]) { position += 1 }
         guard position > start else { throw Stop() }
-        if copying { output.append(contentsOf: input[start..<position]) }
+        output.append(contentsOf: input[start..<position])
     }
 
     /// Moves past one value without copying it; a value cut off by the end of the input is dropped whole.

@@ -32,7 +32,7 @@ enum ReadmeEscapeHatchExamples {
     static func storageClient(baseURL: URL) -> APIClient {
         APIClient(baseURL: baseURL) {
             $0.allowedOrigins = ["https://uploads.example.com"]  // absolute URLs and Link pages may go there
-            $0.bodyDecoder = MyXMLDecoder()  // for every endpoint that names no decoder: an XML API
+            $0.bodyDecoder = MyXMLDecoder()  // a ResponseBodyDecoder of yours, for endpoints naming none
         }
     }
 
