@@ -15,6 +15,7 @@ enum DemoRouter {
         BytesRoute.add(to: router)
         DripRoute.add(to: router)
         HeadersRoute.add(to: router)
+        RedirectRoutes.add(to: router)
         addExampleAPIs(to: router, state: state)
         addTestingRoutes(to: router, state: state)
         return router

@@ -17,6 +17,12 @@ extension APIClient {
         let target = try route.path.absoluteURL.map { url throws(APIError) in
             try self.target(of: url, method: route.method, base: normalized)
         }
+        if let dot = route.path.dotSegment {
+            let partial = HTTPRequest(method: route.method, scheme: nil, authority: nil, path: route.path.encoded)
+            throw failureContext(for: partial).error(
+                .invalidRequest, phase: .building,
+                message: "the path value \"\(dot)\" is a dot segment, which servers read as a step up or in place")
+        }
         let scheme = target?.origin.scheme
         let authority = target?.origin.authority
         let path: String

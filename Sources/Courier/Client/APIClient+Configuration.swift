@@ -26,10 +26,13 @@ extension APIClient {
         public var bodyDecoder: (any ResponseBodyDecoder)?
         /// Origins besides the base URL's that requests may go to: absolute URLs (``RoutePath/url(_:)``) and
         /// next-page links. Empty by default, so a link or URL elsewhere is refused before it is sent. A listed
-        /// origin gets the client's middleware and default headers, credentials that middleware adds
-        /// included, but not its default query items. The check is on the URL Courier sends; a redirect the
-        /// transport follows is not checked yet.
+        /// origin gets the client's middleware and default headers, but not its default query items, nor the
+        /// credentials of ``CredentialMiddleware`` and ``TokenRefreshMiddleware`` unless they name it. Redirects may go to any `http(s)` origin (see
+        /// ``redirects``), without credentials.
         public var allowedOrigins: Set<Origin> = []
+        /// How redirects are followed, unless an endpoint sets its own: up to 10 hops, credentials only within
+        /// an origin, never from `https` to `http` (see ``RedirectPolicy``).
+        public var redirects = RedirectPolicy.default
         /// The envelope bodies come in, unless an endpoint sets its own; `nil` (the default) means the body is
         /// the payload. A failure it reports in an error response's body is the API's error.
         /// `$0.envelope = .successFlag` for `{"success", "error", "response"}` APIs.

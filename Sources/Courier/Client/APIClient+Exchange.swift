@@ -62,27 +62,44 @@ extension APIClient {
         return try await tracked(as: key, request: request, withinTimeLimit)
     }
 
-    /// Phases 4 to 6: send through the middleware and transport, validate the status, consume the response.
+    /// Phases 4 to 6: send through the middleware and transport (following redirects), validate the
+    /// status, consume the response.
     private func sendValidateConsume<R: Route, Consumer: ResponseConsumer>(
         _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer
     ) async throws(APIError) -> Consumer.Value {
-        let (response, responseBody, attempts) = try await dispatch(request, body: body, operationID: route.operationID)
-        guard (route.acceptableStatuses ?? configuration.acceptableStatuses).contains(response.status) else {
-            var error = await statusError(for: route, request: request, response: response, body: responseBody)
-            if attempts > 1 { error.attempts = attempts }
+        var delivery = try await dispatch(
+            request, body: body, operationID: route.operationID, trail: Trail(), stripsCredentials: false)
+        if RedirectStep.isRedirect(delivery.response) {
+            delivery = try await followRedirects(from: delivery, body: body, route: route)
+        }
+        guard (route.acceptableStatuses ?? configuration.acceptableStatuses).contains(delivery.response.status) else {
+            var error = await statusError(for: route, delivery)
+            if delivery.attempts > 1 { error.attempts = delivery.attempts }
             throw error
         }
-        return try await consumer.consume(response, body: responseBody, of: request, client: self)
+        return try await consumer.consume(delivery, client: self)
     }
+}
+
+/// What phase 4 delivers: the response, and the request (as Courier built it, after any redirects) it
+/// answers.
+struct Delivery: Sendable {
+    /// The last request sent, before middleware.
+    let request: HTTPRequest
+    let response: HTTPResponse
+    let body: HTTPBody?
+    /// How many attempts a retry middleware made (0 when none counted).
+    let attempts: Int
+    /// The redirects followed and the heads sent.
+    let trail: Trail
 }
 
 /// Phase 6: what a request does with its accepted response. A value type, so the pipeline is specialised
 /// for each way of consuming and the common path forms no closure.
 protocol ResponseConsumer: Sendable {
     associatedtype Value: Sendable
-    /// Consumes the accepted response of `request`; failures name `request` (see ``APIClient/failureContext(for:)``).
-    func consume(_ response: HTTPResponse, body: HTTPBody?, of request: HTTPRequest, client: APIClient)
-        async throws(APIError) -> Value
+    /// Consumes the accepted response; failures name its request (see ``APIClient/failureContext(for:)``).
+    func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> Value
 }
 
 // MARK: - The phases, in order
@@ -129,29 +146,35 @@ extension APIClient {
         error as? APIError ?? failureContext(for: request).error(.cancelled, phase: .sending, underlying: error)
     }
 
-    /// Phase 4: the middleware chain, outermost first, then the transport. Also returns how many attempts a
-    /// retry middleware made (0 when none counted). With middleware, a ``MiddlewareContext`` is bound for
-    /// the chain to read and report into.
-    private func dispatch(_ request: HTTPRequest, body: HTTPBody?, operationID: String)
-        async throws(APIError) -> (HTTPResponse, HTTPBody?, Int)
-    {
+    /// Phase 4: the middleware chain, outermost first, then the transport. With middleware, a
+    /// ``MiddlewareContext`` is bound for the chain to read and report into; it records the heads the
+    /// transport received, so errors hide what middleware added. On a redirect to another origin
+    /// (`stripsCredentials`), the credentials middleware adds are removed before the transport sees them.
+    private func dispatch(
+        _ request: HTTPRequest, body: HTTPBody?, operationID: String, trail: Trail, stripsCredentials: Bool
+    ) async throws(APIError) -> Delivery {
         let url = baseURL(for: request)
         guard !middlewares.isEmpty else {
             do {
-                let (response, body) = try await transport.send(
-                    request, body: body, baseURL: url, operationID: operationID)
-                return (response, body, 0)
+                let (response, responseBody) = try await transport.send(
+                    Self.withOneCookieField(request), body: body, baseURL: url, operationID: operationID)
+                return Delivery(request: request, response: response, body: responseBody, attempts: 0, trail: trail)
             } catch {
-                throw failureContext(for: request).sending(error, fromTransport: true)
+                throw failureContext(for: request, trail: trail).sending(error, fromTransport: true)
             }
         }
-        let context = MiddlewareContext(redaction: configuration.redaction)
-        @Sendable func next(_ index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws
+        let context = MiddlewareContext(redaction: configuration.redaction, baseOrigin: try? base.get().origin)
+        let redaction = configuration.redaction
+        @Sendable func next(_ index: Int, _ outgoing: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws
             -> (HTTPResponse, HTTPBody?)
         {
             guard index < middlewares.count else {
+                let head = Self.withOneCookieField(
+                    stripsCredentials
+                        ? RedirectStep.withoutCredentials(outgoing, built: request, redaction: redaction) : outgoing)
+                context.recordSent(head)
                 do {
-                    let result = try await transport.send(request, body: body, baseURL: url, operationID: operationID)
+                    let result = try await transport.send(head, body: body, baseURL: url, operationID: operationID)
                     context.transportSucceeded()
                     return result
                 } catch {
@@ -160,33 +183,117 @@ extension APIClient {
                 }
             }
             return try await middlewares[index].intercept(
-                request, body: body, baseURL: url, operationID: operationID
-            ) { request, body, url in
-                try await next(index + 1, request, body, url)
+                outgoing, body: body, baseURL: url, operationID: operationID
+            ) { outgoing, body, url in
+                try await next(index + 1, outgoing, body, url)
             }
         }
         do {
             let (response, responseBody) = try await MiddlewareContext.$current.withValue(context) {
                 try await next(0, request, body, url)
             }
-            return (response, responseBody, context.attempts)
+            var trail = trail
+            trail.sent += context.sentRequests
+            return Delivery(
+                request: request, response: response, body: responseBody, attempts: context.attempts, trail: trail)
         } catch {
-            var error = failureContext(for: request).sending(error, fromTransport: context.didTransportFail)
+            var trail = trail
+            trail.sent += context.sentRequests
+            var error = failureContext(for: request, trail: trail).sending(
+                error, fromTransport: context.didTransportFail)
             if context.attempts > 1 { error.attempts = context.attempts }
             throw error
         }
     }
 
+    /// Phase 4, continued: follows the redirects `first` starts, each hop through the middleware and the
+    /// transport again, until a response that is not one to follow (see ``RedirectPolicy``).
+    private func followRedirects(from first: Delivery, body: HTTPBody?, route: some Route)
+        async throws(APIError) -> Delivery
+    {
+        let policy = route.redirects ?? configuration.redirects
+        var delivery = first
+        var body = body
+        var visited: Set<String> = ["\(first.request.method.rawValue) \(fullURL(of: first.request))"]
+        let startOrigin = origin(of: first.request)
+        while true {
+            let url = fullURL(of: delivery.request)
+            let step = RedirectStep.next(
+                after: delivery.response, to: delivery.request, at: url, body: body,
+                followed: delivery.trail.redirects.count, policy: policy, redaction: configuration.redaction)
+            let hop: HTTPRequest
+            var trail = delivery.trail
+            switch step {
+            case .deliver:
+                return delivery
+            case .refuse(let kind, let message):
+                await Self.discard(delivery.body)
+                var error = failureContext(for: delivery.request, trail: trail).error(
+                    kind, phase: .redirecting, message: Self.chainMessage(message, trail.redirects),
+                    response: delivery.response)
+                if delivery.attempts > 1 { error.attempts = delivery.attempts }
+                throw error
+            case .follow(let next, let nextBody, let redirect):
+                await Self.discard(delivery.body)
+                trail.redirects.append(redirect)
+                trail.sent.append(delivery.request)
+                let key = "\(next.method.rawValue) \(fullURL(of: next))"
+                guard visited.insert(key).inserted else {
+                    throw failureContext(for: delivery.request, trail: trail).error(
+                        .tooManyRedirects, phase: .redirecting,
+                        message: Self.chainMessage("the redirects loop", trail.redirects), response: delivery.response)
+                }
+                hop = next
+                body = nextBody
+            }
+            delivery = try await dispatch(
+                hop, body: body, operationID: route.operationID, trail: trail,
+                stripsCredentials: origin(of: hop) != startOrigin)
+        }
+    }
+
+    /// `request` with its `Cookie` fields joined into one, as RFC 6265 requires on HTTP/1.1 (`HTTPFields`
+    /// splits a `Cookie` value set through its subscript into one field per cookie, as HTTP/2 allows).
+    private static func withOneCookieField(_ request: HTTPRequest) -> HTTPRequest {
+        let cookies = request.headerFields[fields: .cookie]
+        guard cookies.count > 1 else { return request }
+        var joined = request
+        joined.headerFields[fields: .cookie] = [
+            HTTPField(name: .cookie, value: cookies.map(\.value).joined(separator: "; "))
+        ]
+        return joined
+    }
+
+    /// `message`, then the redirect chain: `more than 10 redirects: 302 GET http://a/1 → http://a/2, …`.
+    private static func chainMessage(_ message: String, _ chain: [Redirect]) -> String {
+        chain.isEmpty ? message : message + ": " + chain.map(\.description).joined(separator: ", ")
+    }
+
+    /// Reads and drops up to 64 KiB of a redirect's body, so the connection can serve the next hop; a longer
+    /// body is abandoned.
+    private static func discard(_ body: HTTPBody?) async {
+        _ = try? await BodyCollector.collect(body, limit: 64 * 1024)
+    }
+
+    /// The origin `request` goes to.
+    private func origin(of request: HTTPRequest) -> Origin? {
+        URL(string: baseText(for: request)).flatMap(Origin.init)
+    }
+
+    /// The full URL `request` goes to, unredacted.
+    func fullURL(of request: HTTPRequest) -> String {
+        baseText(for: request) + (request.path ?? "")
+    }
+
     /// Phase 5: the error for an unacceptable status. The body (up to 1 MiB) is decoded as the API's error
     /// body (see ``ErrorBodyDecoding``) with the endpoint's error-body type, decoder and envelope, else the
     /// client's.
-    private func statusError(for route: some Route, request: HTTPRequest, response: HTTPResponse, body: HTTPBody?)
-        async -> APIError
-    {
-        let failure = failureContext(for: request)
+    private func statusError(for route: some Route, _ delivery: Delivery) async -> APIError {
+        let failure = failureContext(for: delivery)
+        let response = delivery.response
         let data: Data?
         do {
-            data = try await BodyCollector.collect(body, limit: min(configuration.maxBodySize, 1 << 20))
+            data = try await BodyCollector.collect(delivery.body, limit: min(configuration.maxBodySize, 1 << 20))
         } catch {
             if Task.isCancelled { return failure.error(.cancelled, phase: .receiving, response: response) }
             data = nil
@@ -214,9 +321,16 @@ extension APIClient {
         }
     }
 
-    /// What a failure of `request` is reported with: its method and redacted URL, and the client's redaction.
-    func failureContext(for request: HTTPRequest) -> FailureContext {
-        FailureContext(request: request, baseURL: baseText(for: request), redaction: configuration.redaction)
+    /// What a failure of `request` is reported with: its method and redacted URL, the client's redaction, and
+    /// what went before (`trail`).
+    func failureContext(for request: HTTPRequest, trail: Trail = Trail()) -> FailureContext {
+        FailureContext(
+            request: request, baseURL: baseText(for: request), redaction: configuration.redaction, trail: trail)
+    }
+
+    /// What a failure after `delivery` arrived is reported with.
+    func failureContext(for delivery: Delivery) -> FailureContext {
+        failureContext(for: delivery.request, trail: delivery.trail)
     }
 }
 
@@ -224,19 +338,18 @@ extension APIClient {
 struct Decoding<E: Endpoint>: ResponseConsumer {
     let endpoint: E
 
-    func consume(_ response: HTTPResponse, body: HTTPBody?, of request: HTTPRequest, client: APIClient)
-        async throws(APIError) -> APIResponse<E.Response>
-    {
+    func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> APIResponse<E.Response> {
+        let response = delivery.response
         let data: Data
         do {
-            data = try await BodyCollector.collect(body, limit: client.configuration.maxBodySize)
+            data = try await BodyCollector.collect(delivery.body, limit: client.configuration.maxBodySize)
         } catch {
-            throw client.failureContext(for: request).receiving(error, response: response)
+            throw client.failureContext(for: delivery).receiving(error, response: response)
         }
         do {
             try endpoint.inspect(response, body: data)
         } catch {
-            throw client.failureContext(for: request).error(
+            throw client.failureContext(for: delivery).error(
                 .rejected, phase: .inspecting, underlying: error, response: response, body: data)
         }
         do {
@@ -248,9 +361,10 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
             // Decoding can't be interrupted; a cancellation that arrived meanwhile still wins.
             if Task.isCancelled { throw CancellationError() }
             return APIResponse(
-                value: value, response: response, request: request, body: data, baseURL: client.baseURL(for: request))
+                value: value, response: response, request: delivery.request, body: data,
+                baseURL: client.baseURL(for: delivery.request), redirects: delivery.trail.redirects)
         } catch {
-            let failure = client.failureContext(for: request)
+            let failure = client.failureContext(for: delivery)
             if Task.isCancelled { throw failure.error(.cancelled, phase: .decoding) }
             if let envelopeFailure = error as? EnvelopeFailure {
                 throw failure.error(

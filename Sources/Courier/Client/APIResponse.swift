@@ -12,12 +12,16 @@ public struct APIResponse<Value: Sendable>: Sendable {
     public let value: Value
     /// The response head: status and header fields.
     public let response: HTTPResponse
-    /// The request as Courier built it, before middleware (its path is relative to the base URL).
+    /// The request as Courier built it, before middleware (its path is relative to the base URL). After
+    /// redirects, the last one: its `scheme` and `authority` then say where it went.
     public let request: HTTPRequest
     /// The raw body bytes the value was decoded from (empty for downloads).
     public let body: Data
     /// The client's base URL, without a trailing `/`.
     let baseURL: URL
+    /// The redirects followed on the way to this response, in order (empty when there were none); URLs
+    /// redacted.
+    public internal(set) var redirects: [Redirect] = []
 
     /// The full URL the request was sent to (unredacted: it may hold an API key).
     public var url: URL? { URL(string: baseURL.absoluteString + (request.path ?? "")) }

@@ -23,6 +23,9 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
     /// The absolute URL the path was made from with ``url(_:)``, else `nil` (the path is relative to the
     /// client's base URL).
     public let absoluteURL: URL?
+    /// The first value given as a segment that is `.` or `..`: no encoding of one is safe (WHATWG URL
+    /// parsers and many servers read `%2E%2E` as `..` again), so a request with one is refused.
+    var dotSegment: String?
 
     /// A path from text that is already percent-encoded where needed, such as a `Link` header's URL path.
     public init(encoded: String) {
@@ -33,6 +36,7 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
     /// A path whose every `/`-separated segment is percent-encoded from `segments`.
     public init(segments: [String]) {
         self.init(encoded: segments.map { "/" + Self.segment($0) }.joined())
+        dotSegment = segments.first(where: Self.isDotSegment)
     }
 
     /// An absolute URL, such as a `Location` header's or an upload URL, sent with the client's middleware and
@@ -51,6 +55,8 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `text` encoded as one segment that no client or server will take for a dot-segment.
+    static func isDotSegment(_ text: String) -> Bool { text == "." || text == ".." }
+
     static func segment(_ text: String) -> String {
         switch text {
         case ".": "%2E"
@@ -68,11 +74,15 @@ extension RoutePath: ExpressibleByStringInterpolation {
     public init(stringLiteral value: String) { self.init(encoded: PercentEncoding.pathLiteral.encode(value)) }
 
     /// A path from an interpolated literal.
-    public init(stringInterpolation: StringInterpolation) { self.init(encoded: stringInterpolation.encoded) }
+    public init(stringInterpolation: StringInterpolation) {
+        self.init(encoded: stringInterpolation.encoded)
+        dotSegment = stringInterpolation.dotSegment
+    }
 
     /// Builds a path: literal text stays, interpolated values become encoded segments.
     public struct StringInterpolation: StringInterpolationProtocol {
         var encoded: String
+        var dotSegment: String?
 
         /// Reserves room for the literal.
         public init(literalCapacity: Int, interpolationCount: Int) {
@@ -88,13 +98,18 @@ extension RoutePath: ExpressibleByStringInterpolation {
         /// Appends a value as one percent-encoded segment (`/` becomes `%2F`; a value of `.` or `..` is
         /// written `%2E` or `%2E%2E` so that it can't act as a dot-segment and climb the path).
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
-            encoded += RoutePath.segment(value.description)
+            appendSegment(value.description)
         }
 
         /// Appends an enum case's raw value as one percent-encoded segment.
         public mutating func appendInterpolation<T: RawRepresentable>(_ value: T)
         where T.RawValue: CustomStringConvertible {
-            encoded += RoutePath.segment(value.rawValue.description)
+            appendSegment(value.rawValue.description)
+        }
+
+        private mutating func appendSegment(_ text: String) {
+            if dotSegment == nil, RoutePath.isDotSegment(text) { dotSegment = text }
+            encoded += RoutePath.segment(text)
         }
 
         /// Appends text that is already encoded, as a literal: `"/files/\(raw: "a/b")"` keeps the `/`.

@@ -38,6 +38,7 @@ public struct APIError: Error, Sendable {
         var message: String?
         var underlyingError: (any Error)?
         var attempts: Int?
+        var redirects: [Redirect]
         var resumeData: DownloadResumeData?
     }
 
@@ -115,6 +116,11 @@ public struct APIError: Error, Sendable {
         get { self[field: \.attempts] }
         set { self[field: \.attempts] = newValue }
     }
+    /// The redirects the request followed before it failed, in order (empty when it followed none).
+    public var redirects: [Redirect] {
+        get { self[field: \.redirects] }
+        set { self[field: \.redirects] = newValue }
+    }
     /// For an interrupted download that can continue: pass it to
     /// ``APIClient/download(_:to:resumingFrom:progress:)``.
     public var resumeData: DownloadResumeData? {
@@ -135,7 +141,8 @@ public struct APIError: Error, Sendable {
             Fields(
                 kind: kind, phase: phase, method: nil, url: nil, status: nil, responseHeaders: nil, bodySnippet: nil,
                 body: nil,
-                errorBody: nil, message: message, underlyingError: underlyingError, attempts: nil, resumeData: nil))
+                errorBody: nil, message: message, underlyingError: underlyingError, attempts: nil, redirects: [],
+                resumeData: nil))
     }
 
     /// The decoded error body as a `T`, if it is one.
@@ -151,6 +158,7 @@ extension APIError {
         private enum Code: Hashable, Sendable {
             case invalidRequest, encoding, transport, middleware, timedOut, cancelled, unacceptableStatus, apiError
             case logicalError, decoding, bodyTooLarge, rejected, authenticationFailed, fileAccess
+            case tooManyRedirects, redirectRefused
         }
 
         private let code: Code
@@ -186,6 +194,12 @@ extension APIError {
         public static let authenticationFailed = Kind(.authenticationFailed)
         /// A download's file could not be created, written or moved into place.
         public static let fileAccess = Kind(.fileAccess)
+        /// The request was redirected more often than its ``RedirectPolicy`` allows, or back to a URL it had
+        /// already visited; ``APIError/redirects`` holds the chain.
+        public static let tooManyRedirects = Kind(.tooManyRedirects)
+        /// A redirect the ``RedirectPolicy`` does not follow: to a scheme other than `http(s)`, from `https` to
+        /// `http`, or one that would have to resend a body that can be read only once.
+        public static let redirectRefused = Kind(.redirectRefused)
 
         /// The kind in words, as error descriptions show it.
         public var description: String {
@@ -204,6 +218,8 @@ extension APIError {
             case .rejected: "rejected by the endpoint"
             case .authenticationFailed: "authentication failed"
             case .fileAccess: "file access failed"
+            case .tooManyRedirects: "too many redirects"
+            case .redirectRefused: "redirect refused"
             }
         }
     }
@@ -213,7 +229,7 @@ extension APIError {
     /// Like ``Kind``, a phase's identity does not depend on its ``description``.
     public struct Phase: Hashable, Sendable, CustomStringConvertible {
         private enum Code: Hashable, Sendable {
-            case building, preparing, sending, validating, receiving, inspecting, decoding
+            case building, preparing, sending, redirecting, validating, receiving, inspecting, decoding
         }
 
         private let code: Code
@@ -226,6 +242,8 @@ extension APIError {
         public static let preparing = Phase(.preparing)
         /// Sending through middleware and the transport, until the response head arrives.
         public static let sending = Phase(.sending)
+        /// Following a redirect (see ``RedirectPolicy``).
+        public static let redirecting = Phase(.redirecting)
         /// Checking the response status.
         public static let validating = Phase(.validating)
         /// Reading the response body.
@@ -241,6 +259,7 @@ extension APIError {
             case .building: "building the request"
             case .preparing: "preparing the request"
             case .sending: "sending"
+            case .redirecting: "following a redirect"
             case .validating: "validating the status"
             case .receiving: "receiving the body"
             case .inspecting: "inspecting the response"

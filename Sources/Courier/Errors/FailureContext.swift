@@ -7,14 +7,18 @@ struct FailureContext: Sendable {
     let request: HTTPRequest?
     let baseURL: String
     let redaction: Redaction
+    /// What went before: the redirects followed, and every head sent (after middleware, earlier hops
+    /// included), whose secrets are hidden as well as those of `request`.
+    var trail = Trail()
 
     /// An error with the request's method and redacted URL, and every secret scrubbed from its text.
     func error(
         _ kind: APIError.Kind, phase: APIError.Phase, message: String? = nil, underlying: (any Error)? = nil,
         response: HTTPResponse? = nil, body: Data? = nil, errorBody: (any Sendable)? = nil
     ) -> APIError {
-        let secrets = redaction.secrets(inPath: request?.path, headers: request?.headerFields ?? [:])
-        var error = APIError(kind, phase: phase, underlyingError: underlying)
+        let secrets = redaction.secrets(in: (request.map { [$0] } ?? []) + trail.sent)
+        var error = APIError(kind, phase: phase, underlyingError: underlying.map { scrubbed($0, secrets: secrets) })
+        error.redirects = trail.redirects
         error.method = request?.method
         error.url = request.map { redaction.redact(url: baseURL + ($0.path ?? "")) }
         error.status = response?.status
@@ -33,6 +37,28 @@ struct FailureContext: Sendable {
             error.body = Data(text[..<end])
         }
         return error
+    }
+
+    /// `error`, or when its text mentions a secret, a `URLError` with its URLs redacted or a
+    /// ``RedactedUnderlyingError``. Errors a user may match on (decoding, cancellation) never mention one.
+    private func scrubbed(_ error: any Error, secrets: [String]) -> any Error {
+        if let urlError = error as? URLError {
+            var info: [String: Any] = [:]
+            for (key, value) in urlError.userInfo {
+                if let url = value as? URL {
+                    info[key] = URL(string: redaction.scrub(url.absoluteString, secrets: secrets))
+                } else if let text = value as? String {
+                    info[key] = redaction.scrub(text, secrets: secrets)
+                }
+            }
+            return URLError(urlError.code, userInfo: info)
+        }
+        let text = String(reflecting: error)
+        let scrubbedText = redaction.scrub(text, secrets: secrets)
+        guard scrubbedText != text || redaction.scrub(String(describing: error), secrets: secrets) != "\(error)"
+        else { return error }
+        return RedactedUnderlyingError(
+            typeName: "\(type(of: error))", description: redaction.scrub(String(describing: error), secrets: secrets))
     }
 
     /// Up to ``APIError/snippetLimit`` characters of `text` on one line, starting a little before `location`
@@ -115,4 +141,12 @@ struct FailureContext: Sendable {
         }
         return text
     }
+}
+
+/// What a request went through before the current hop: the redirects it followed and the heads it sent.
+struct Trail: Sendable {
+    /// The redirects followed, in order.
+    var redirects: [Redirect] = []
+    /// Request heads that went out (after middleware), earlier hops included.
+    var sent: [HTTPRequest] = []
 }

@@ -81,12 +81,18 @@ public struct Redaction: Sendable, Hashable {
         return url[..<schemeEnd.upperBound] + placeholder + url[at...]
     }
 
-    /// `fields` with the value of every secret field replaced by ``placeholder``.
+    /// `fields` with the value of every secret field replaced by ``placeholder``, and secret query values
+    /// redacted in the URLs of `Location` and `Content-Location` (a redirect may point at a signed URL).
     public func redact(headers fields: HTTPFields) -> HTTPFields {
         var redacted = HTTPFields()
         for field in fields {
-            redacted.append(
-                headerNames.contains(field.name) ? HTTPField(name: field.name, value: Self.placeholder) : field)
+            if headerNames.contains(field.name) {
+                redacted.append(HTTPField(name: field.name, value: Self.placeholder))
+            } else if field.name == .location || field.name == .contentLocation {
+                redacted.append(HTTPField(name: field.name, value: redact(url: field.value)))
+            } else {
+                redacted.append(field)
+            }
         }
         return redacted
     }
@@ -94,19 +100,76 @@ public struct Redaction: Sendable, Hashable {
     /// The secret values carried by a request (query values, header values, the token inside
     /// `Bearer …`, the password inside `Basic …`), in every form they may be written, longest first.
     func secrets(inPath path: String?, headers: HTTPFields) -> [String] {
-        var found: Set<String> = []
-        if let path, let queryStart = path.firstIndex(of: "?") {
-            for pair in EncodedQueryPair.split(path[path.index(after: queryStart)...]) {
-                guard let value = pair.encodedValue, isSecretQueryName(queryKeyBase(pair.name())) else { continue }
-                found.insert(String(value))
-                if let decoded = pair.value(plusIsSpace: true) { found.insert(decoded) }
+        secrets(in: [HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: headers)])
+    }
+
+    /// The secret values `requests` carried (see ``secrets(inPath:headers:)``), each in every spelling it
+    /// can take in text: as sent, percent-decoded, percent-encoded (query and form, either hex case),
+    /// JSON-escaped, and base64 for `Basic` credentials. Longest first, so a longer spelling is hidden whole.
+    func secrets(in requests: [HTTPRequest]) -> [String] {
+        var values: Set<String> = []
+        for request in requests {
+            if let path = request.path, let queryStart = path.firstIndex(of: "?") {
+                for pair in EncodedQueryPair.split(path[path.index(after: queryStart)...]) {
+                    guard let value = pair.encodedValue, isSecretQueryName(queryKeyBase(pair.name())) else {
+                        continue
+                    }
+                    values.insert(String(value))
+                    if let decoded = pair.value(plusIsSpace: true) { values.insert(decoded) }
+                    if let decoded = pair.value() { values.insert(decoded) }
+                }
+            }
+            for field in request.headerFields
+            where headerNames.contains(field.name) || field.name == .authorization
+                || field.name == .proxyAuthorization || field.name == .cookie
+            {
+                values.insert(field.value)
+                values.formUnion(credentials(inHeaderValue: field.value))
             }
         }
-        for field in headers where headerNames.contains(field.name) {
-            found.insert(field.value)
-            found.formUnion(credentials(inHeaderValue: field.value))
+        var spelled: Set<String> = []
+        for value in values where value.count >= 3 { spelled.formUnion(Self.spellings(of: value)) }
+        return spelled.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+    }
+
+    /// `secret` as it may appear in a URL, a form, a JSON string or an echoed header.
+    private static func spellings(of secret: String) -> Set<String> {
+        var result: Set<String> = [secret]
+        for encoding in [PercentEncoding.unreserved, .pathLiteral, .form] {
+            let encoded = encoding.encode(secret)
+            result.insert(encoded)
+            result.insert(lowercasingPercentHex(encoded))
         }
-        return found.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+        // Foundation's query encoding (URLComponents) leaves more characters as they are.
+        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) {
+            result.insert(encoded)
+        }
+        if let json = try? JSONEncoder().encode(secret), let text = String(data: json, encoding: .utf8) {
+            let inner = String(text.dropFirst().dropLast())
+            result.insert(inner)
+            result.insert(inner.replacingOccurrences(of: "\\/", with: "/"))
+            result.insert(inner.replacingOccurrences(of: "/", with: "\\/"))
+        }
+        return result
+    }
+
+    /// `text` with the hex digits of every `%XX` in lower case.
+    private static func lowercasingPercentHex(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        var result = ""
+        var pending = 0
+        for character in text {
+            if character == "%" {
+                pending = 2
+                result.append(character)
+            } else if pending > 0 {
+                pending -= 1
+                result += character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+        return result
     }
 
     /// `text` with every one of `secrets` replaced by ``placeholder``, and secret query items redacted in
@@ -115,19 +178,20 @@ public struct Redaction: Sendable, Hashable {
         redactURLs(in: secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) })
     }
 
-    /// Every `http://` or `https://` URL in `text` passed through ``redact(url:)``.
+    /// Every `http://` or `https://` URL in `text` passed through ``redact(url:)``, in one pass.
     func redactURLs(in text: String) -> String {
         guard text.contains("http") else { return text }
         var result = ""
         var rest = Substring(text)
-        while let start = [rest.range(of: "http://"), rest.range(of: "https://")].compactMap({ $0 })
-            .min(by: { $0.lowerBound < $1.lowerBound })
-        {
-            result += rest[..<start.lowerBound]
+        while let start = rest.range(of: "http") {
             let tail = rest[start.lowerBound...]
-            let end =
-                tail.firstIndex { " \",}<>\\\n\r\t".contains($0) }
-                ?? tail.endIndex
+            guard tail.hasPrefix("http://") || tail.hasPrefix("https://") else {
+                result += rest[..<start.upperBound]
+                rest = rest[start.upperBound...]
+                continue
+            }
+            result += rest[..<start.lowerBound]
+            let end = tail.firstIndex { " \",}<>\\\n\r\t".contains($0) } ?? tail.endIndex
             result += redact(url: String(tail[..<end]))
             rest = tail[end...]
         }

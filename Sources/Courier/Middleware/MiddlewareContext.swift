@@ -1,3 +1,4 @@
+import HTTPTypes
 import Synchronization
 
 /// What an ``APIClient`` tells the middleware of one request, and what middleware tells it back.
@@ -8,6 +9,9 @@ import Synchronization
 /// The contract:
 /// - ``redaction`` is the client's ``APIClient/Configuration/redaction``: a middleware that writes requests
 ///   or errors anywhere (logs, metrics) hides at least what it names.
+/// - ``baseOrigin`` is the origin of the client's base URL: a middleware that adds credentials adds them only
+///   there unless told otherwise (``CredentialMiddleware`` and ``TokenRefreshMiddleware`` do). On a redirect
+///   to another origin, Courier removes credentials the middleware adds anyway (see ``RedirectPolicy``).
 /// - A middleware that sends a request more than once calls ``recordAttempt()`` before each attempt, so the
 ///   client's ``APIError/attempts`` counts them (``RetryMiddleware`` does).
 /// - Work a middleware does through another ``APIClient`` runs under that client's own context and never
@@ -23,11 +27,18 @@ public final class MiddlewareContext: Sendable {
 
     /// What the client hides in errors and logs.
     public let redaction: Redaction
+    /// The origin of the client's base URL, where credentials go by default.
+    public let baseOrigin: Origin?
 
     private let attemptCount = Atomic<Int>(0)
     private let transportThrew = Atomic<Bool>(false)
+    /// Every request head handed to the transport, so that errors can hide the secrets middleware added.
+    private let sent = Mutex<SentHeads>(SentHeads())
 
-    init(redaction: Redaction) { self.redaction = redaction }
+    init(redaction: Redaction, baseOrigin: Origin?) {
+        self.redaction = redaction
+        self.baseOrigin = baseOrigin
+    }
 
     /// Counts one attempt at sending the request; call it before each attempt when you send more than once.
     public func recordAttempt() { attemptCount.add(1, ordering: .relaxed) }
@@ -35,8 +46,29 @@ public final class MiddlewareContext: Sendable {
     /// Attempts recorded so far, or 0 when no middleware recorded any.
     public var attempts: Int { attemptCount.load(ordering: .relaxed) }
 
+    /// Notes a head as the transport received it.
+    func recordSent(_ request: HTTPRequest) {
+        sent.withLock { $0.record(request) }
+    }
+
+    /// The heads the transport received, in order.
+    var sentRequests: [HTTPRequest] { sent.withLock { $0.all } }
+
     func transportFailed() { transportThrew.store(true, ordering: .relaxed) }
     func transportSucceeded() { transportThrew.store(false, ordering: .relaxed) }
     /// Whether the latest transport call threw.
     var didTransportFail: Bool { transportThrew.load(ordering: .relaxed) }
+}
+
+/// The heads a context saw go to the transport: the latest apart, so that one send stores no array.
+private struct SentHeads {
+    private var latest: HTTPRequest?
+    private var earlier: [HTTPRequest] = []
+
+    mutating func record(_ request: HTTPRequest) {
+        if let latest { earlier.append(latest) }
+        latest = request
+    }
+
+    var all: [HTTPRequest] { earlier + (latest.map { [$0] } ?? []) }
 }

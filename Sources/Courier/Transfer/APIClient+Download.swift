@@ -37,10 +37,9 @@ private struct Writing: ResponseConsumer {
     let resume: DownloadResumeData?
     let progress: (@Sendable (TransferProgress) -> Void)?
 
-    func consume(_ response: HTTPResponse, body responseBody: HTTPBody?, of request: HTTPRequest, client: APIClient)
-        async throws(APIError) -> APIResponse<URL>
-    {
-        let failure = client.failureContext(for: request)
+    func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> APIResponse<URL> {
+        let (response, responseBody) = (delivery.response, delivery.body)
+        let failure = client.failureContext(for: delivery)
         let file: DownloadFile
         do {
             file = try DownloadFile(destination: destination, resuming: resume)
@@ -78,8 +77,8 @@ private struct Writing: ResponseConsumer {
             throw apiError
         }
         return APIResponse(
-            value: destination, response: response, request: request, body: Data(),
-            baseURL: client.baseURL(for: request))
+            value: destination, response: response, request: delivery.request, body: Data(),
+            baseURL: client.baseURL(for: delivery.request), redirects: delivery.trail.redirects)
     }
 
     /// Resume data when the server named a validator and accepts ranges, and some bytes arrived.

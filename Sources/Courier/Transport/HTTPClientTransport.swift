@@ -45,13 +45,20 @@
         }
 
         /// The `HTTPClient` behind ``init(timeout:)``: AsyncHTTPClient's shared configuration on its shared
-        /// event loops, with one change: AsyncHTTPClient's own retrying of failed connection attempts is off,
+        /// event loops, with two changes. AsyncHTTPClient's own retrying of failed connection attempts is off,
         /// so a refused connection fails at once instead of waiting out the connect timeout (60 s), and
         /// retrying stays with the policy you choose (``RetryMiddleware``) instead of being multiplied by a
-        /// hidden one. It lives as long as the process, like `HTTPClient.shared`, and is never shut down.
+        /// hidden one. And it follows no redirect: ``APIClient`` follows them itself (``RedirectPolicy``),
+        /// where AsyncHTTPClient would carry custom credential headers such as `X-API-Key` to another origin.
+        /// It lives as long as the process, like `HTTPClient.shared`, and is never shut down.
+        ///
+        /// A client you pass to ``init(client:timeout:)`` should follow no redirects either
+        /// (`configuration.redirectConfiguration = .disallow`); one that does follows them before Courier
+        /// sees them.
         public static let sharedClient: HTTPClient = {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.redirectConfiguration = .disallow
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }()
 

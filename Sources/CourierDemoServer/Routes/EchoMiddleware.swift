@@ -4,7 +4,8 @@ import Hummingbird
 /// `/echo` and everything under `/echo/`, any method: a JSON description of exactly what arrived.
 ///
 /// The path and query are the raw bytes of the request line (still percent-encoded), the headers keep
-/// their order and spelling, and the body comes back as base64 (and as text when it is UTF-8).
+/// their order and spelling, and the body comes back as base64 (and as text when it is UTF-8). A query item
+/// `echo_status=NNN` answers with that status instead of 200 (an error page that quotes the request).
 /// Bodies of up to 64 MiB are read; larger ones get `413 Payload Too Large`.
 struct EchoMiddleware<Context: RequestContext>: RouterMiddleware {
     static var maximumBodySize: Int { 64 * 1024 * 1024 }
@@ -29,7 +30,11 @@ struct EchoMiddleware<Context: RequestContext>: RouterMiddleware {
             bodyText: String(validating: bytes, as: UTF8.self),
             bodyLength: bytes.count
         )
-        return try DemoResponses.json(echo)
+        guard let code = QueryItems(request)["echo_status"].flatMap(Int.init), (200...599).contains(code) else {
+            return try DemoResponses.json(echo)
+        }
+        return try DemoResponses.json(
+            echo, status: HTTPResponse.Status(code: code, reasonPhrase: ReasonPhrase.standard(for: code)))
     }
 
     /// The header fields in arrival order with their names as spelled on the wire.

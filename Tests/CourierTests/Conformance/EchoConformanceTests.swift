@@ -26,7 +26,7 @@ import Testing
     @Test(
         arguments: TransportUnderTest.all,
         [
-            ("a/b c", "a%2Fb%20c"), ("x?y#z", "x%3Fy%23z"), ("..", "%2E%2E"), (".", "%2E"), ("a..b", "a..b"),
+            ("a/b c", "a%2Fb%20c"), ("x?y#z", "x%3Fy%23z"), ("a..b", "a..b"), ("...", "..."),
             ("é😀", "%C3%A9%F0%9F%98%80"), ("50%", "50%25"),
         ])
     func interpolatedPathSegmentsStayOneSegment(transport: TransportUnderTest, segment: (String, String)) async throws {
@@ -35,6 +35,31 @@ import Testing
         let echo = try await client.send(EchoSegment(segment: segment))
         #expect(echo.path == "/echo/users/\(wire)/repos")
         #expect(echo.query == nil)
+    }
+
+    /// RFC 6265: one `Cookie` field, however the cookies were set (`HTTPFields` splits them).
+    @Test(arguments: TransportUnderTest.all)
+    func cookiesGoInOneField(transport: TransportUnderTest) async throws {
+        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
+            $0.defaultHeaders[.cookie] = "a=1; b=2"
+        }
+        let echo = try await client.send(APIRequest<Echo>.get("/echo/cookies", headers: [.cookie: "c=3; d=4"]))
+        #expect(echo.values(of: "Cookie") == ["c=3; d=4"])
+        let defaults = try await client.send(APIRequest<Echo>.get("/echo/cookies"))
+        #expect(defaults.values(of: "Cookie") == ["a=1; b=2"])
+    }
+
+    /// No encoding of `.` or `..` is safe (`%2E%2E` is `..` to WHATWG parsers and many servers): refused.
+    @Test(arguments: [".", ".."])
+    func dotSegmentsAreRefusedBeforeSending(segment: String) async throws {
+        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let error = await #expect(throws: APIError.self) { try await client.send(EchoSegment(segment: segment)) }
+        #expect(error?.kind == .invalidRequest)
+        #expect(error?.phase == .building)
+        #expect(error?.description.contains("the path value \"\(segment)\" is a dot segment") == true)
+        let bySegments = APIRequest<Void>.get(RoutePath(segments: ["files", segment]))
+        let segmentsError = await #expect(throws: APIError.self) { try await client.send(bySegments) }
+        #expect(segmentsError?.kind == .invalidRequest)
     }
 
     @Test(arguments: TransportUnderTest.all)

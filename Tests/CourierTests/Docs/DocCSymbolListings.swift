@@ -441,3 +441,13 @@ enum MockTransportSymbolListings {
         #expect(query.parameters.map(\.name) == ["q", "page", "tags"])
     }
 }
+
+enum RedirectPolicySymbolListings {
+    static func policies(url: URL) -> (APIClient, APIRequest<Void>) {
+        // BEGIN DOCC: RedirectPolicy
+        let client = APIClient(baseURL: url) { $0.redirects = .limit(3) }
+        let probe = APIRequest<Void>.get("/short/abc").redirects(.none)
+        // END DOCC: RedirectPolicy
+        return (client, probe)
+    }
+}

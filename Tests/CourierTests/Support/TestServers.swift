@@ -9,6 +9,12 @@ enum TestServers {
     /// The demo server's base URL, starting it if needed.
     static func demoURL() async throws -> URL { try await demo.value.baseURL }
 
+    /// A second demo server on another loopback address (127.0.0.2): another origin, for redirect tests.
+    private static let secondOrigin = Task { try await DemoServer.start(host: "127.0.0.2") }
+
+    /// The second demo server's base URL, starting it if needed.
+    static func secondOriginURL() async throws -> URL { try await secondOrigin.value.baseURL }
+
     /// httpbin under gunicorn, started by `scripts/test` (or CI) and named by `COURIER_HTTPBIN_URL`.
     static let httpbinURL: URL? = ProcessInfo.processInfo.environment["COURIER_HTTPBIN_URL"].flatMap {
         URL(string: $0)

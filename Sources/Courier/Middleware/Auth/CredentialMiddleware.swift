@@ -12,6 +12,10 @@ public import OpenAPIRuntime
 /// ```
 /// The names these use (`Authorization`, the API-key item) are redacted in errors and logs by default;
 /// add a custom header or item name to ``Redaction`` if you choose one the defaults don't cover.
+///
+/// A credential goes only to the origin of the client's base URL (``MiddlewareContext/baseOrigin``), never
+/// to an absolute URL, next-page link or redirect elsewhere; name more origins with `origins:`. Under a
+/// client that binds no ``MiddlewareContext`` (a generated client), it goes with every request.
 public struct CredentialMiddleware: ClientMiddleware {
     enum Placement: Sendable {
         case header(HTTPField.Name, String)
@@ -19,6 +23,8 @@ public struct CredentialMiddleware: ClientMiddleware {
     }
 
     let placement: Placement
+    /// Where the credential goes besides the client's base URL's origin.
+    let origins: Set<Origin>
 
     /// Adds the credential and passes the request on. A header replaces one of the same name; a query item is
     /// appended unless the request already has one of that name.
@@ -26,6 +32,9 @@ public struct CredentialMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard CredentialScope.covers(request, baseURL: baseURL, origins: origins) else {
+            return try await next(request, body, baseURL)
+        }
         var request = request
         switch placement {
         case .header(let name, let value):
@@ -49,24 +58,38 @@ public struct CredentialMiddleware: ClientMiddleware {
 }
 
 extension ClientMiddleware where Self == CredentialMiddleware {
-    /// Sends `Authorization: Bearer <token>` with every request.
-    public static func bearerToken(_ token: String) -> Self {
-        CredentialMiddleware(placement: .header(.authorization, "Bearer \(token)"))
+    /// Sends `Authorization: Bearer <token>` with every request to the base URL's origin and `origins`.
+    public static func bearerToken(_ token: String, origins: Set<Origin> = []) -> Self {
+        CredentialMiddleware(placement: .header(.authorization, "Bearer \(token)"), origins: origins)
     }
 
-    /// Sends HTTP basic authentication (`Authorization: Basic base64(username:password)`).
-    public static func basicAuth(username: String, password: String) -> Self {
+    /// Sends HTTP basic authentication (`Authorization: Basic base64(username:password)`) to the base URL's
+    /// origin and `origins`.
+    public static func basicAuth(username: String, password: String, origins: Set<Origin> = []) -> Self {
         let credentials = Data("\(username):\(password)".utf8).base64EncodedString()
-        return CredentialMiddleware(placement: .header(.authorization, "Basic \(credentials)"))
+        return CredentialMiddleware(placement: .header(.authorization, "Basic \(credentials)"), origins: origins)
     }
 
-    /// Sends an API key in a header field, such as `X-API-Key`.
-    public static func apiKey(_ key: String, header name: HTTPField.Name) -> Self {
-        CredentialMiddleware(placement: .header(name, key))
+    /// Sends an API key in a header field, such as `X-API-Key`, to the base URL's origin and `origins`.
+    public static func apiKey(_ key: String, header name: HTTPField.Name, origins: Set<Origin> = []) -> Self {
+        CredentialMiddleware(placement: .header(name, key), origins: origins)
     }
 
-    /// Sends an API key as a query item, such as `?api_key=…`.
-    public static func apiKey(_ key: String, queryItem name: String) -> Self {
-        CredentialMiddleware(placement: .queryItem(name, key))
+    /// Sends an API key as a query item, such as `?api_key=…`, to the base URL's origin and `origins`.
+    public static func apiKey(_ key: String, queryItem name: String, origins: Set<Origin> = []) -> Self {
+        CredentialMiddleware(placement: .queryItem(name, key), origins: origins)
+    }
+}
+
+/// Whether a credential belongs on a request: the one rule ``CredentialMiddleware`` and
+/// ``TokenRefreshMiddleware`` share.
+enum CredentialScope {
+    /// Whether `request`, sent relative to `baseURL`, goes to the client's base origin or one of `origins`.
+    /// A request without an authority goes to the base URL (the common case, decided without parsing).
+    /// Without a ``MiddlewareContext`` (a generated client), every request is covered.
+    static func covers(_ request: HTTPRequest, baseURL: URL, origins: Set<Origin>) -> Bool {
+        guard request.authority != nil, let context = MiddlewareContext.current else { return true }
+        guard let origin = Origin(baseURL) else { return false }
+        return origin == context.baseOrigin || origins.contains(origin)
     }
 }

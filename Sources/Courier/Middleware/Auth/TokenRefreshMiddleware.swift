@@ -7,15 +7,27 @@ public import OpenAPIRuntime
 ///
 /// A request is never replayed with the credential it already failed with, a replay that gets `401` again
 /// is returned as it is (no loop), and a request whose body can be read only once is not replayed.
+/// Like ``CredentialMiddleware``, it sends the token only to the base URL's origin and the `origins` named.
 public struct TokenRefreshMiddleware: ClientMiddleware {
     /// Where the token comes from.
     public let store: TokenStore
+    /// Where the token goes besides the client's base URL's origin.
+    public let origins: Set<Origin>
+
+    /// Bearer authentication from `store`, sent to the base URL's origin and `origins`.
+    public init(store: TokenStore, origins: Set<Origin> = []) {
+        self.store = store
+        self.origins = origins
+    }
 
     /// Adds the token, and refreshes and replays once on `401`.
     public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard CredentialScope.covers(request, baseURL: baseURL, origins: origins) else {
+            return try await next(request, body, baseURL)
+        }
         let token = try await store.validToken()
         var request = request
         request.headerFields[.authorization] = "Bearer \(token.value)"
@@ -31,6 +43,9 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
 }
 
 extension ClientMiddleware where Self == TokenRefreshMiddleware {
-    /// Bearer authentication with a token that `store` refreshes when it expires or is rejected.
-    public static func bearerToken(store: TokenStore) -> Self { TokenRefreshMiddleware(store: store) }
+    /// Bearer authentication with a token that `store` refreshes when it expires or is rejected, sent to the
+    /// base URL's origin and `origins`.
+    public static func bearerToken(store: TokenStore, origins: Set<Origin> = []) -> Self {
+        TokenRefreshMiddleware(store: store, origins: origins)
+    }
 }

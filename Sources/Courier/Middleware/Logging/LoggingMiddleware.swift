@@ -95,7 +95,9 @@ public struct LoggingMiddleware: ClientMiddleware {
 
     /// The error's text with every secret the request carried scrubbed, read through `ClientError` wrapping.
     private static func scrubbed(_ error: any Error, of request: HTTPRequest, redaction: Redaction) -> String {
-        let secrets = redaction.secrets(inPath: request.path, headers: request.headerFields)
+        // What inner middleware added is hidden too: the context saw the heads the transport received.
+        let sent = MiddlewareContext.current?.sentRequests ?? []
+        let secrets = redaction.secrets(in: [request] + sent)
         let error = TransportFailure.unwrapped(error)
         let text = TransportFailure.classify(error)?.reason ?? String(describing: error)
         return redaction.scrub(text, secrets: secrets)

@@ -1,0 +1,114 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Logging
+import Testing
+
+/// No secret a request carried reaches a message, in any spelling: every credential kind × every failure
+/// kind × every place an error or a log line shows up, on every transport.
+@Suite(.timeLimit(.minutes(1))) struct SecretLeakTests {
+    /// One way of carrying a credential, and the secret it carries.
+    enum Credential: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case bearer, basic, headerKey, queryKey, cookie
+
+        static let token = "tok/en+Bearer=="
+        static let password = "pa ss/wörd+1"
+        static let headerSecret = "hk-Secret/42 x"
+        static let querySecret = "qk Secret+/7"
+        static let cookieValue = "ck-Secret/9"
+
+        var testDescription: String { rawValue }
+
+        func apply(to middlewares: inout [any ClientMiddleware], _ configuration: inout APIClient.Configuration) {
+            switch self {
+            case .bearer: middlewares.append(.bearerToken(Self.token))
+            case .basic: middlewares.append(.basicAuth(username: "ada", password: Self.password))
+            case .headerKey:
+                if let name = HTTPField.Name("X-API-Key") {
+                    middlewares.append(.apiKey(Self.headerSecret, header: name))
+                }
+            case .queryKey: middlewares.append(.apiKey(Self.querySecret, queryItem: "api_key"))
+            case .cookie: configuration.defaultHeaders[.cookie] = "sid=\(Self.cookieValue)"
+            }
+        }
+
+        /// Every spelling of the secret that must not appear: as is, percent-encoded for a query and for a
+        /// form, JSON-escaped, and base64 (`Basic`).
+        var spellings: [String] {
+            let secret: String
+            var extra: [String] = []
+            switch self {
+            case .bearer: secret = Self.token
+            case .basic:
+                secret = Self.password
+                extra = [Data("ada:\(Self.password)".utf8).base64EncodedString()]
+            case .headerKey: secret = Self.headerSecret
+            case .queryKey: secret = Self.querySecret
+            case .cookie: secret = Self.cookieValue
+            }
+            var unreserved = CharacterSet.alphanumerics
+            unreserved.insert(charactersIn: "-._~")
+            let encoded = secret.addingPercentEncoding(withAllowedCharacters: unreserved) ?? secret
+            let form = encoded.replacingOccurrences(of: "%20", with: "+")
+            let json = secret.replacingOccurrences(of: "/", with: "\\/")
+            return [secret, encoded, form, json, encoded.lowercased()] + extra
+        }
+    }
+
+    /// How the request fails.
+    enum Failure: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case unauthorizedEcho, decodingEcho, timeout, connectionRefused, redirectChain, redirectedEcho
+        var testDescription: String { rawValue }
+    }
+
+    struct Mismatch: Decodable, Sendable { let expected: [Int] }
+
+    static let transports = TransportUnderTest.all
+
+    @Test(arguments: transports, Credential.allCases)
+    func noSecretReachesAnyMessage(transport: TransportUnderTest, credential: Credential) async throws {
+        for failure in Failure.allCases {
+            let (logger, store) = RecordingLogHandler.logger()
+            var middlewares: [any ClientMiddleware] = [.logging(logger, logsCURL: true)]
+            var configuration = APIClient.Configuration()
+            credential.apply(to: &middlewares, &configuration)
+            let demo = try await TestServers.demoURL()
+            let base = failure == .connectionRefused ? try #require(URL(string: "http://127.0.0.1:1")) : demo
+            let client = APIClient(baseURL: base, transport: transport.make(), middlewares: middlewares) {
+                $0 = configuration
+                if failure == .timeout { $0.timeout = .milliseconds(200) }
+            }
+            let request: APIRequest<Mismatch> =
+                switch failure {
+                case .unauthorizedEcho: .get("/echo/leak", query: ["echo_status": 401])
+                case .decodingEcho: .get("/echo/leak")
+                case .timeout: .get("/slow", query: ["ms": 2000])
+                case .connectionRefused: .get("/anything")
+                case .redirectChain: .get("/redirect/count/12")
+                case .redirectedEcho: .get("/redirect/to", query: ["url": "/echo/leak?echo_status=401"])
+                }
+            let error = await #expect(throws: APIError.self, "\(failure)") { try await client.send(request) }
+            let error2 = try #require(error)
+            var dumped = ""
+            dump(error2, to: &dumped)
+            let places: [(String, String)] = [
+                ("description", error2.description), ("localizedDescription", error2.localizedDescription),
+                ("String(reflecting:)", String(reflecting: error2)), ("dump", dumped),
+                ("underlyingError", error2.underlyingError.map { String(reflecting: $0) } ?? ""),
+                ("body", error2.body.map { String(decoding: $0, as: UTF8.self) } ?? ""),
+                ("logs", store.text), ("cURL", try await client.cURLDescription(for: request)),
+            ]
+            for (place, text) in places {
+                for spelling in credential.spellings where text.contains(spelling) {
+                    Issue.record("\(credential) leaked as \"\(spelling)\" in \(place) after \(failure): \(text)")
+                }
+            }
+            if failure == .unauthorizedEcho || failure == .decodingEcho {
+                // The control: the echo quoted the credential, and what the error kept shows it redacted.
+                #expect(error2.bodySnippet?.contains("/echo/leak") == true, "the echo reached the error")
+                let body = error2.body.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                #expect(body.contains("<redacted>"), "\(failure): \(body)")
+            }
+        }
+    }
+}
