@@ -10,9 +10,10 @@ extension APIClient {
         /// own item of the same name wins. Empty by default.
         public var defaultQuery: Query = [:]
         /// Header fields on every request; a request's own field of the same name wins. By default only
-        /// `User-Agent: Courier/0.2.0 (Linux 6.1)` (``APIClient/Configuration/defaultUserAgent``: some APIs,
-        /// GitHub's among them, refuse requests without one). Name your app instead with
-        /// `$0.defaultHeaders[.userAgent] = "MyApp/1.4 (contact@example.com)"`, or send none with `= nil`.
+        /// `User-Agent: Courier/<version> (<OS> <major>.<minor>)` (``APIClient/Configuration/defaultUserAgent``:
+        /// some APIs, GitHub's among them, refuse requests without one). Name your app instead with
+        /// `$0.defaultHeaders[.userAgent] = "MyApp/1.4 (contact@example.com)"`, or remove Courier's with `= nil`
+        /// (URLSession then adds its own).
         public var defaultHeaders: HTTPFields = [.userAgent: Configuration.defaultUserAgent]
         /// How lists and booleans are written in queries and form bodies.
         public var queryEncoding = QueryEncoding()
@@ -28,11 +29,11 @@ extension APIClient {
         /// next-page links. Empty by default, so a link or URL elsewhere is refused before it is sent. A listed
         /// origin gets the client's middleware and default headers, but not its default query items, nor the
         /// credentials of ``CredentialMiddleware`` and ``TokenRefreshMiddleware`` unless they name it. Redirects may go to any `http(s)` origin (see
-        /// ``redirects``), without credentials.
+        /// ``redirectPolicy``), without credentials.
         public var allowedOrigins: Set<Origin> = []
         /// How redirects are followed, unless an endpoint sets its own: up to 10 hops, credentials only within
         /// an origin, never from `https` to `http` (see ``RedirectPolicy``).
-        public var redirects = RedirectPolicy.default
+        public var redirectPolicy = RedirectPolicy.default
         /// The envelope bodies come in, unless an endpoint sets its own; `nil` (the default) means the body is
         /// the payload. A failure it reports in an error response's body is the API's error.
         /// `$0.envelope = .successFlag` for `{"success", "error", "response"}` APIs.

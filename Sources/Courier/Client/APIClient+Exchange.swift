@@ -211,17 +211,19 @@ extension APIClient {
     private func followRedirects(from first: Delivery, body: HTTPBody?, route: some Route)
         async throws(APIError) -> Delivery
     {
-        let policy = route.redirects ?? configuration.redirects
+        let policy = route.redirectPolicy ?? configuration.redirectPolicy
         var delivery = first
         var body = body
         var visited: Set<String> = ["\(first.request.method.rawValue) \(fullURL(of: first.request))"]
-        let startOrigin = origin(of: first.request)
+        let startOrigin = URL(string: baseText(for: first.request)).flatMap(Origin.init)
         while true {
             let url = fullURL(of: delivery.request)
             let step = RedirectStep.next(
                 after: delivery.response, to: delivery.request, at: url, body: body,
-                followed: delivery.trail.redirects.count, policy: policy, redaction: configuration.redaction)
+                followed: delivery.trail.redirects.count, from: startOrigin, policy: policy,
+                redaction: configuration.redaction)
             let hop: HTTPRequest
+            let crossesOrigin: Bool
             var trail = delivery.trail
             switch step {
             case .deliver:
@@ -233,7 +235,7 @@ extension APIClient {
                     response: delivery.response)
                 if delivery.attempts > 1 { error.attempts = delivery.attempts }
                 throw error
-            case .follow(let next, let nextBody, let redirect):
+            case .follow(let next, let nextBody, let redirect, let leaves):
                 await Self.discard(delivery.body)
                 trail.redirects.append(redirect)
                 trail.sent.append(delivery.request)
@@ -245,10 +247,10 @@ extension APIClient {
                 }
                 hop = next
                 body = nextBody
+                crossesOrigin = leaves
             }
             delivery = try await dispatch(
-                hop, body: body, operationID: route.operationID, trail: trail,
-                stripsCredentials: origin(of: hop) != startOrigin)
+                hop, body: body, operationID: route.operationID, trail: trail, stripsCredentials: crossesOrigin)
         }
     }
 
@@ -273,11 +275,6 @@ extension APIClient {
     /// body is abandoned.
     private static func discard(_ body: HTTPBody?) async {
         _ = try? await BodyCollector.collect(body, limit: 64 * 1024)
-    }
-
-    /// The origin `request` goes to.
-    private func origin(of request: HTTPRequest) -> Origin? {
-        URL(string: baseText(for: request)).flatMap(Origin.init)
     }
 
     /// The full URL `request` goes to, unredacted.

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// 1. When the request names an error-body type (the route's, else the client's), the body is decoded into
 ///    it with the request's decoder (the endpoint's, else the client's); when the endpoint has a decoder of
-///    its own and that fails, the client's JSON decoder is tried too (a gateway in front of an XML API may
-///    answer errors in JSON).
+///    its own and that fails, the client's decoder (its `bodyDecoder`, else its JSON decoder) is tried too (a
+///    gateway in front of an XML API may answer errors in JSON).
 /// 2. Otherwise, or when that fails, the request's envelope (if any) is asked whether the body reports a
 ///    failure; its error is the API's error.
 /// 3. When neither gives an error, a named type that did not decode is reported with the decoder's reason.

@@ -24,8 +24,8 @@ public struct APIRequest<Response: Sendable>: Endpoint {
     public var acceptableStatuses: AcceptableStatuses?
     /// A time limit; `nil` uses the client's.
     public var timeout: Duration?
-    /// How redirects are followed; `nil` uses the client's (see ``redirects(_:)``).
-    public var redirects: RedirectPolicy?
+    /// How redirects are followed; `nil` uses the client's (see ``redirectPolicy(_:)``).
+    public var redirectPolicy: RedirectPolicy?
     /// The API's error-body type; `nil` uses the client's.
     public var errorBody: (any (Decodable & Sendable).Type)?
     /// The decoder for success and error bodies; `nil` uses the client's.

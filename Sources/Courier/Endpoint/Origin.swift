@@ -66,8 +66,8 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
 
 extension Origin: ExpressibleByStringLiteral {
     /// An origin from a literal such as `"https://uploads.example.com"` (or `Origin("https://…")`). A
-    /// literal that is not an absolute `http(s)` URL makes an origin no URL has, shown as
-    /// `(not an origin: …)` in the error of a refused request.
+    /// literal that is not an absolute `http(s)` URL makes an origin no URL has (its description is
+    /// `(not an origin: …)`): listed in ``APIClient/Configuration/allowedOrigins``, it allows nothing.
     public init(stringLiteral value: String) {
         self = URL(string: value).flatMap(Origin.init) ?? Origin(scheme: "", host: value, port: 0)
     }

@@ -37,8 +37,8 @@ public protocol Route: Sendable {
     /// A time limit for the whole exchange; `nil` (the default) uses the client's.
     var timeout: Duration? { get }
     /// How this request follows redirects; `nil` (the default) uses the client's
-    /// ``APIClient/Configuration/redirects``.
-    var redirects: RedirectPolicy? { get }
+    /// ``APIClient/Configuration/redirectPolicy``.
+    var redirectPolicy: RedirectPolicy? { get }
     /// The API's error body for this request: an unacceptable response's body is decoded into it (with the
     /// endpoint's decoder) and kept in ``APIError/errorBody``. `nil` (the default) uses the client's
     /// ``APIClient/Configuration/errorBody``.

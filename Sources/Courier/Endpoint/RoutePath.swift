@@ -54,9 +54,11 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
         absoluteURL = url.absoluteURL
     }
 
-    /// `text` encoded as one segment that no client or server will take for a dot-segment.
+    /// Whether `text` is a dot-segment, which makes a request invalid (see ``dotSegment``).
     static func isDotSegment(_ text: String) -> Bool { text == "." || text == ".." }
 
+    /// `text` encoded as one segment (`/` as `%2F`). A dot-segment is written `%2E`/`%2E%2E`, but a path
+    /// holding one is refused before it is sent.
     static func segment(_ text: String) -> String {
         switch text {
         case ".": "%2E"
@@ -95,8 +97,9 @@ extension RoutePath: ExpressibleByStringInterpolation {
             encoded += PercentEncoding.pathLiteral.encode(literal)
         }
 
-        /// Appends a value as one percent-encoded segment (`/` becomes `%2F`; a value of `.` or `..` is
-        /// written `%2E` or `%2E%2E` so that it can't act as a dot-segment and climb the path).
+        /// Appends a value as one percent-encoded segment (`/` becomes `%2F`). A value of `.` or `..` makes
+        /// the request fail with ``APIError/Kind/invalidRequest``: servers read every encoding of it as a
+        /// path step.
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
             appendSegment(value.description)
         }

@@ -53,12 +53,11 @@ struct FailureContext: Sendable {
             }
             return URLError(urlError.code, userInfo: info)
         }
-        let text = String(reflecting: error)
+        let text = String(describing: error)
         let scrubbedText = redaction.scrub(text, secrets: secrets)
-        guard scrubbedText != text || redaction.scrub(String(describing: error), secrets: secrets) != "\(error)"
-        else { return error }
-        return RedactedUnderlyingError(
-            typeName: "\(type(of: error))", description: redaction.scrub(String(describing: error), secrets: secrets))
+        let reflected = String(reflecting: error)
+        guard scrubbedText != text || redaction.scrub(reflected, secrets: secrets) != reflected else { return error }
+        return RedactedUnderlyingError(typeName: "\(type(of: error))", description: scrubbedText)
     }
 
     /// Up to ``APIError/snippetLimit`` characters of `text` on one line, starting a little before `location`

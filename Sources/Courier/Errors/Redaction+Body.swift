@@ -37,25 +37,10 @@ extension Redaction {
 
     /// `bytes` with every secret's UTF-8 spelling replaced by ``placeholder``.
     static func scrubbing(_ secrets: [String], from bytes: [UInt8]) -> [UInt8] {
-        var result = bytes
         let placeholder = Array(Self.placeholder.utf8)
-        for secret in secrets where !secret.isEmpty {
-            let needle = Array(secret.utf8)
-            var index = 0
-            var scrubbed: [UInt8] = []
-            scrubbed.reserveCapacity(result.count)
-            while index < result.count {
-                if result[index] == needle[0], result[index...].starts(with: needle) {
-                    scrubbed += placeholder
-                    index += needle.count
-                } else {
-                    scrubbed.append(result[index])
-                    index += 1
-                }
-            }
-            result = scrubbed
+        return secrets.reduce(bytes) { result, secret in
+            secret.isEmpty ? result : result.replacing(Array(secret.utf8), with: placeholder)
         }
-        return result
     }
 
     private func redactForm(_ text: String) -> String {

@@ -65,7 +65,7 @@ public struct Redaction: Sendable, Hashable {
         let fragmentStart = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
         let query = url[url.index(after: queryStart)..<fragmentStart]
         let pairs = EncodedQueryPair.split(query, keepingEmpty: true).map { pair -> String in
-            guard pair.encodedValue != nil, isSecretQueryName(queryKeyBase(pair.name())) else {
+            guard pair.encodedValue != nil, isSecret(pair) else {
                 return String(pair.text)
             }
             return "\(pair.encodedName)=\(Self.placeholder)"
@@ -97,43 +97,33 @@ public struct Redaction: Sendable, Hashable {
         return redacted
     }
 
-    /// The secret values carried by a request (query values, header values, the token inside
-    /// `Bearer …`, the password inside `Basic …`), in every form they may be written, longest first.
-    func secrets(inPath path: String?, headers: HTTPFields) -> [String] {
-        secrets(in: [HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: headers)])
-    }
-
-    /// The secret values `requests` carried (see ``secrets(inPath:headers:)``), each in every spelling it
-    /// can take in text: as sent, percent-decoded, percent-encoded (query and form, either hex case),
+    /// The secret values `requests` carried (secret query values, credential header values, the token inside
+    /// `Bearer …`, the password inside `Basic …`, cookie values), each in every spelling it can take in text: as sent, percent-decoded, percent-encoded (query and form, either hex case),
     /// JSON-escaped, and base64 for `Basic` credentials. Longest first, so a longer spelling is hidden whole.
     func secrets(in requests: [HTTPRequest]) -> [String] {
         var values: Set<String> = []
         for request in requests {
             if let path = request.path, let queryStart = path.firstIndex(of: "?") {
                 for pair in EncodedQueryPair.split(path[path.index(after: queryStart)...]) {
-                    guard let value = pair.encodedValue, isSecretQueryName(queryKeyBase(pair.name())) else {
-                        continue
-                    }
+                    guard let value = pair.encodedValue, isSecret(pair) else { continue }
                     values.insert(String(value))
                     if let decoded = pair.value(plusIsSpace: true) { values.insert(decoded) }
                     if let decoded = pair.value() { values.insert(decoded) }
                 }
             }
-            for field in request.headerFields
-            where headerNames.contains(field.name) || field.name == .authorization
-                || field.name == .proxyAuthorization || field.name == .cookie
-            {
+            for field in request.headerFields where isCredentialField(field.name) {
                 values.insert(field.value)
                 values.formUnion(credentials(inHeaderValue: field.value))
             }
         }
         var spelled: Set<String> = []
-        for value in values where value.count >= 3 { spelled.formUnion(Self.spellings(of: value)) }
+        let json = JSONEncoder()
+        for value in values where value.count >= 3 { spelled.formUnion(Self.spellings(of: value, json: json)) }
         return spelled.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
     }
 
     /// `secret` as it may appear in a URL, a form, a JSON string or an echoed header.
-    private static func spellings(of secret: String) -> Set<String> {
+    private static func spellings(of secret: String, json: JSONEncoder) -> Set<String> {
         var result: Set<String> = [secret]
         for encoding in [PercentEncoding.unreserved, .pathLiteral, .form] {
             let encoded = encoding.encode(secret)
@@ -144,7 +134,7 @@ public struct Redaction: Sendable, Hashable {
         if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) {
             result.insert(encoded)
         }
-        if let json = try? JSONEncoder().encode(secret), let text = String(data: json, encoding: .utf8) {
+        if let encoded = try? json.encode(secret), let text = String(data: encoded, encoding: .utf8) {
             let inner = String(text.dropFirst().dropLast())
             result.insert(inner)
             result.insert(inner.replacingOccurrences(of: "\\/", with: "/"))
@@ -198,9 +188,16 @@ public struct Redaction: Sendable, Hashable {
         return result + rest
     }
 
-    /// The name without a trailing `[...]`, so `key[]` and `auth[token]` are judged by `key` and `auth`.
-    private func queryKeyBase(_ name: String) -> Substring {
-        name.prefix { $0 != "[" }
+    /// Whether a query item's value is secret, judged by its name without a trailing `[...]` (so `key[]` and
+    /// `auth[token]` are judged by `key` and `auth`).
+    func isSecret(_ pair: EncodedQueryPair) -> Bool {
+        isSecretQueryName(pair.name().prefix { $0 != "[" })
+    }
+
+    /// Whether a header field carries a credential: `Authorization`, `Proxy-Authorization`, `Cookie`, or a
+    /// field this policy names. Such fields never cross to another origin, and their values are secrets.
+    func isCredentialField(_ name: HTTPField.Name) -> Bool {
+        name == .authorization || name == .proxyAuthorization || name == .cookie || headerNames.contains(name)
     }
 
     private func credentials(inHeaderValue value: String) -> [String] {

@@ -14,11 +14,11 @@ public import HTTPTypes
 ///   `Proxy-Authorization`, `Cookie`, every header field ``Redaction`` names and every secret query item are
 ///   dropped, including those a middleware would add again.
 ///
-/// Set it for a client with ``APIClient/Configuration/redirects`` and for one endpoint with
-/// ``Route/redirects``; ``none`` hands the `3xx` itself to status validation.
+/// Set it for a client with ``APIClient/Configuration/redirectPolicy`` and for one endpoint with
+/// ``Route/redirectPolicy``; ``never`` hands the `3xx` itself to status validation.
 /// ```swift
-/// let client = APIClient(baseURL: url) { $0.redirects = .limit(3) }
-/// let probe = APIRequest<Void>.get("/short/abc").redirects(.none)
+/// let client = APIClient(baseURL: url) { $0.redirectPolicy = .limit(3) }
+/// let probe = APIRequest<Void>.get("/short/abc").redirectPolicy(.never)
 /// ```
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects followed for one request; 0 follows none.
@@ -34,8 +34,9 @@ public struct RedirectPolicy: Sendable, Hashable {
 
     /// Up to 10 redirects, never to plain `http` from `https`.
     public static let `default` = RedirectPolicy()
-    /// Follows no redirect: the `3xx` response is validated like any other status.
-    public static let none = RedirectPolicy(maxRedirects: 0)
+    /// Follows no redirect: the `3xx` response is validated like any other status. (Not `none`, which
+    /// would read as `Optional.none`, "the client's policy", where a `RedirectPolicy?` is expected.)
+    public static let never = RedirectPolicy(maxRedirects: 0)
     /// Up to `count` redirects.
     public static func limit(_ count: Int) -> RedirectPolicy { RedirectPolicy(maxRedirects: count) }
 }
@@ -57,14 +58,15 @@ public struct Redirect: Sendable, Hashable, CustomStringConvertible {
 
 extension Route {
     /// The client's redirect policy.
-    public var redirects: RedirectPolicy? { nil }
+    public var redirectPolicy: RedirectPolicy? { nil }
 }
 
 extension APIRequest {
-    /// This request with its own redirect policy: `.redirects(.none)` returns a `3xx` instead of following it.
-    public func redirects(_ policy: RedirectPolicy) -> Self {
+    /// This request with its own redirect policy: `.redirectPolicy(.never)` returns a `3xx` instead of following
+    /// it.
+    public func redirectPolicy(_ policy: RedirectPolicy) -> Self {
         var copy = self
-        copy.redirects = policy
+        copy.redirectPolicy = policy
         return copy
     }
 }

@@ -6,8 +6,9 @@ import OpenAPIRuntime
 enum RedirectStep {
     /// Not a redirect to follow: validate and consume the response.
     case deliver
-    /// Send `request` (with `body`) next, recording `redirect`.
-    case follow(HTTPRequest, HTTPBody?, Redirect)
+    /// Send `request` (with `body`) next, recording `redirect`; `crossesOrigin` when it goes to an origin
+    /// other than the one the request started at.
+    case follow(HTTPRequest, HTTPBody?, Redirect, crossesOrigin: Bool)
     /// A redirect that must not be followed, and why.
     case refuse(APIError.Kind, String)
 
@@ -20,10 +21,11 @@ enum RedirectStep {
     }
 
     /// The step after `response` to `request`, which went to `url` (its full URL) with `body`, when
-    /// `followed` redirects were already followed.
+    /// `followed` redirects were already followed since the request left `start`, its first origin. A hop to
+    /// any other origin goes without the credentials the request carried.
     static func next(
         after response: HTTPResponse, to request: HTTPRequest, at url: String, body: HTTPBody?, followed: Int,
-        policy: RedirectPolicy, redaction: Redaction
+        from start: Origin?, policy: RedirectPolicy, redaction: Redaction
     ) -> RedirectStep {
         guard policy.maxRedirects > 0, isRedirect(response), let location = response.headerFields[.location] else {
             return .deliver
@@ -71,10 +73,9 @@ enum RedirectStep {
                 .redirectRefused,
                 "\(redirect) is not followed: it must resend the body, which can be read only once")
         }
-        if (try? Origin.validate(current).get()) != origin {
-            next.headerFields = withoutCredentials(next.headerFields, redaction: redaction)
-        }
-        return .follow(next, nextBody, redirect)
+        let crossesOrigin = origin != start
+        if crossesOrigin { next.headerFields = withoutCredentials(next.headerFields, redaction: redaction) }
+        return .follow(next, nextBody, redirect, crossesOrigin: crossesOrigin)
     }
 
     /// The header fields that describe a body, dropped when a redirect turns the request into a `GET`.
@@ -82,15 +83,10 @@ enum RedirectStep {
         .contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation, .transferEncoding,
     ]
 
-    /// `fields` without `Authorization`, `Proxy-Authorization`, `Cookie` or any field `redaction` names.
+    /// `fields` without the credential fields of `redaction` (``Redaction/isCredentialField(_:)``).
     static func withoutCredentials(_ fields: HTTPFields, redaction: Redaction) -> HTTPFields {
-        var kept = HTTPFields()
-        for field in fields
-        where field.name != .authorization && field.name != .proxyAuthorization && field.name != .cookie
-            && !redaction.headerNames.contains(field.name)
-        {
-            kept.append(field)
-        }
+        var kept = fields
+        kept.removeAll { redaction.isCredentialField($0.name) }
         return kept
     }
 
@@ -103,7 +99,7 @@ enum RedirectStep {
         guard let path = outgoing.path, let mark = path.firstIndex(of: "?") else { return request }
         let allowed = Set(queryItems(of: built.path ?? "").map { String($0.text) })
         let kept = queryItems(of: path).filter { pair in
-            allowed.contains(String(pair.text)) || !redaction.isSecretQueryName(pair.name().prefix { $0 != "[" })
+            allowed.contains(String(pair.text)) || !redaction.isSecret(pair)
         }
         let query = kept.map { String($0.text) }.joined(separator: "&")
         request.path = String(path[..<mark]) + (query.isEmpty ? "" : "?" + query)

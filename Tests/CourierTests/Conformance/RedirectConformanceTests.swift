@@ -176,18 +176,18 @@ import Testing
         #expect(error?.kind == .tooManyRedirects)
         #expect(error?.redirects.count == 10)
         #expect(error?.description.contains("more than 10 redirects") == true)
-        let limited = try await self.client(transport) { $0.redirects = .limit(2) }
+        let limited = try await self.client(transport) { $0.redirectPolicy = .limit(2) }
         let limitError = await #expect(throws: APIError.self) {
             try await limited.send(APIRequest<Echo>.get("/redirect/count/3"))
         }
         #expect(limitError?.redirects.count == 2)
-        let own = try await limited.response(APIRequest<Echo>.get("/redirect/count/3").redirects(.limit(3)))
+        let own = try await limited.response(APIRequest<Echo>.get("/redirect/count/3").redirectPolicy(.limit(3)))
         #expect(own.redirects.count == 3)
     }
 
     @Test(arguments: transports)
     func noRedirectsHandsTheRedirectItselfToValidation(transport: TransportUnderTest) async throws {
-        let client = try await client(transport) { $0.redirects = .none }
+        let client = try await client(transport) { $0.redirectPolicy = .never }
         let error = await #expect(throws: APIError.self) {
             try await client.send(Self.redirect(to: "/echo/x?key=SHOWN-SECRET") as APIRequest<Data>)
         }
@@ -214,7 +214,7 @@ import Testing
         #expect(error?.description.contains("leaves https for http") == true)
         #expect(mock.requests.count == 1)
         let lenient = APIClient(baseURL: try #require(URL(string: "https://api.example.com")), transport: mock) {
-            $0.redirects.allowsInsecureDowngrade = true
+            $0.redirectPolicy.allowsInsecureDowngrade = true
         }
         let response = try await lenient.response(APIRequest<Void>.get("/secure"))
         #expect(response.redirects.count == 1)

@@ -82,11 +82,7 @@ enum HandlingErrorsListings {
     }
     struct BucketListing: Decodable, Sendable { let name: String }
     struct S3Error: Decodable, Sendable { let code: String }
-    struct MyXMLDecoder: ResponseBodyDecoder {
-        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-            try JSONDecoder().decode(type, from: data)
-        }
-    }
+    typealias MyXMLDecoder = ReadmeEscapeHatchExamples.MyXMLDecoder
 
     static func handle(login: String, client: APIClient) async {
         // BEGIN DOCC: handling errors

@@ -445,8 +445,8 @@ enum MockTransportSymbolListings {
 enum RedirectPolicySymbolListings {
     static func policies(url: URL) -> (APIClient, APIRequest<Void>) {
         // BEGIN DOCC: RedirectPolicy
-        let client = APIClient(baseURL: url) { $0.redirects = .limit(3) }
-        let probe = APIRequest<Void>.get("/short/abc").redirects(.none)
+        let client = APIClient(baseURL: url) { $0.redirectPolicy = .limit(3) }
+        let probe = APIRequest<Void>.get("/short/abc").redirectPolicy(.never)
         // END DOCC: RedirectPolicy
         return (client, probe)
     }
