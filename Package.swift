@@ -22,6 +22,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        // Tests only: swift-openapi-urlsession's transport, to show where it differs from Courier's.
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -40,7 +41,6 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 // HTTPClientTransport: the default on Linux, available on macOS for server developers. iOS,
                 // tvOS, watchOS and visionOS apps never build SwiftNIO. Code is gated on
                 // `canImport(AsyncHTTPClient)`, which holds exactly on these platforms.

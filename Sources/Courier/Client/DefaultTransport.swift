@@ -1,13 +1,13 @@
 public import OpenAPIRuntime
-import OpenAPIURLSession
 
 /// The transport a client uses when you don't pass one: the fastest maintained one for the platform.
 ///
 /// - On Linux, ``HTTPClientTransport`` (AsyncHTTPClient: SwiftNIO, connection pooling, streaming bodies)
 ///   on its process-wide ``HTTPClientTransport/sharedClient``, whose connection attempts are not retried
 ///   behind your back.
-/// - On Apple platforms, swift-openapi-urlsession's `URLSessionTransport` on `URLSession.shared`.
-///   ``HTTPClientTransport`` is available on macOS too: pass it for the transport a server deploys with.
+/// - On Apple platforms, ``StreamingURLSessionTransport/shared``: URLSession with streamed bodies and
+///   redirects left to Courier. ``HTTPClientTransport`` is available on macOS too: pass it for the
+///   transport a server deploys with.
 ///
 /// Pass any other `ClientTransport` to ``APIClient/init(baseURL:transport:middlewares:configure:)`` to
 /// override it, for example `HTTPClientTransport(client: yourClient)`.
@@ -17,7 +17,7 @@ public enum DefaultTransport {
         #if canImport(AsyncHTTPClient) && !canImport(Darwin)
             HTTPClientTransport()
         #else
-            URLSessionTransport()
+            StreamingURLSessionTransport.shared
         #endif
     }
 }

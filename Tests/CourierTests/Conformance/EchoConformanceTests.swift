@@ -102,7 +102,7 @@ import Testing
         switch transport {
         case .httpClient:
             #expect(values == ["first", "second"], "Courier's transport keeps every field")
-        case .urlSession:
+        case .urlSession, .openAPIURLSession:
             // FoundationNetworking joins repeated fields into one value (RFC 9110 list syntax).
             #expect(values == ["first, second"])
         case .openAPIAsyncHTTPClient:

@@ -1,0 +1,135 @@
+public import Foundation
+public import HTTPTypes
+public import OpenAPIRuntime
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A `ClientTransport` over URLSession that streams responses, follows no redirect, and keeps no state of
+/// its own: Courier's transport on Apple platforms, and a URLSession choice on Linux.
+///
+/// It differs from swift-openapi-urlsession's `URLSessionTransport` where Courier's guarantees need it
+/// (measured on Linux, see the README's Guarantees section):
+/// - **Responses stream on every platform.** Each chunk URLSession delivers becomes one `HTTPBody` chunk.
+///   When more than `bufferSize` bytes wait unread, the task is suspended until the reader catches up, so a
+///   body of any size costs about `bufferSize` of memory, and a body limit stops an endless one after about
+///   the limit. `URLSessionTransport` buffers whole bodies on Linux.
+/// - **Redirects are handed back** (the delegate refuses them), so ``APIClient`` follows them by its
+///   ``RedirectPolicy``, with credentials removed across origins. `URLSession` alone would carry every
+///   header to any `Location`, and on Linux follows even `file:` locations.
+/// - **No cache, no cookie store**: the session's `urlCache` and `httpCookieStorage` are off, and a response
+///   body is never copied into a cache buffer (on Linux, `URLCache` keeps a copy of every cacheable body
+///   while it arrives).
+/// - **Decoded bodies say so.** URLSession always decodes `gzip`, `deflate` and `br`; the response head then
+///   drops `Content-Encoding` and `Content-Length` (which describe the bytes on the wire), so no layer above
+///   decodes twice or trusts a length the body no longer has.
+/// - **Cancellation is race-free**: cancelling the Swift task, or dropping the response body before its end,
+///   cancels the URLSession task, whatever point the exchange has reached.
+///
+/// Request bodies are read before the request is sent: up to 1 MiB into memory, anything longer into a
+/// temporary file that URLSession streams from (URLSession on Linux cannot read a body from a stream).
+///
+/// On Linux, prefer ``HTTPClientTransport`` (the default there): swift-corelibs-foundation 6.3 ends the
+/// process when a server closes the connection inside a response head (README, Linux notes).
+public final class StreamingURLSessionTransport: ClientTransport {
+    /// The session every request goes through, with this transport's delegate.
+    public let session: URLSession
+    /// How many unread response bytes may wait before the URLSession task is suspended.
+    public let bufferSize: Int
+    private let router: SessionRouter
+
+    /// The transport ``DefaultTransport`` uses on Apple platforms: an ephemeral configuration, for the
+    /// life of the process.
+    public static let shared = StreamingURLSessionTransport()
+
+    /// A transport with its own session, made from `configuration` with caching and cookies turned off;
+    /// `timeout` is how long the exchange may go without receiving anything (URLSession's
+    /// `timeoutIntervalForRequest`).
+    public init(
+        configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval = 60,
+        bufferSize: Int = 256 * 1024
+    ) {
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.timeoutIntervalForRequest = timeout
+        let queue = OperationQueue()
+        queue.name = "Courier.StreamingURLSessionTransport"
+        queue.maxConcurrentOperationCount = 1
+        router = SessionRouter()
+        session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+        self.bufferSize = max(bufferSize, 16 * 1024)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Sends `request` and returns the response head once it arrives, with the body streaming behind it.
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        let urlRequest = try Self.makeURLRequest(request, baseURL: baseURL)
+        let upload = try await RequestBodySpool.read(body)
+        let task: URLSessionTask
+        switch upload {
+        case .none: task = session.dataTask(with: urlRequest)
+        case .data(let data): task = session.uploadTask(with: urlRequest, from: data)
+        case .file(let file): task = session.uploadTask(with: urlRequest, fromFile: file)
+        }
+        let (exchange, chunks) = TaskExchange.make(task: task, bufferSize: bufferSize, spooledFile: upload.file)
+        router.register(exchange, for: task)
+        let response = try await withTaskCancellationHandler {
+            try await exchange.responseHead()
+        } onCancel: {
+            exchange.cancel()
+        }
+        return Self.makeResponse(response, body: chunks, method: request.method)
+    }
+
+    /// The `URLRequest` for `request`: the base URL's text followed by the encoded path, with every field.
+    static func makeURLRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
+        let text = baseURL.textWithoutTrailingSlash + (request.path ?? "")
+        guard let url = URL(string: text) else { throw InvalidURL(text: text) }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        for field in request.headerFields where field.name != .transferEncoding {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        return urlRequest
+    }
+
+    /// The text was not a URL Foundation accepts.
+    struct InvalidURL: Error, CustomStringConvertible {
+        let text: String
+        var description: String { "URLSession cannot send to \"\(text)\": not a valid URL" }
+    }
+
+    /// The response head with every field, and `body` unless the method has none.
+    static func makeResponse(_ response: HTTPURLResponse, body: TaskExchange.Chunks, method: HTTPRequest.Method) -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        var fields = HTTPFields()
+        for (name, value) in response.allHeaderFields {
+            guard let name = name as? String, let value = value as? String, let fieldName = HTTPField.Name(name)
+            else { continue }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        // URLSession has decoded these codings: the fields described the bytes on the wire, not this body.
+        let decodedByURLSession: Set<String> = ["gzip", "x-gzip", "deflate", "br"]
+        if let coding = fields[.contentEncoding]?.lowercased(), decodedByURLSession.contains(coding) {
+            fields[.contentEncoding] = nil
+            fields[.contentLength] = nil
+        }
+        let head = HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)
+        switch method {
+        case .head, .connect, .trace: return (head, nil)
+        default:
+            let length: HTTPBody.Length = fields[.contentLength].flatMap { Int64($0) }.map { .known($0) } ?? .unknown
+            return (head, HTTPBody(body, length: length, iterationBehavior: .single))
+        }
+    }
+}
