@@ -51,9 +51,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
                 .product(name: "Logging", package: "swift-log"),
+                "CCourierZlib",
             ],
             swiftSettings: upcomingFeatures
         ),
+        // zlib, for decoding gzip and deflate bodies as they stream (a system library on every platform).
+        .target(name: "CCourierZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(
             name: "CourierTesting",
             dependencies: [
@@ -84,6 +87,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "CCourierZlib",
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -46,6 +46,7 @@ enum DemoRouter {
         PaginationLinkRoute.add(to: router, counters: state.pages)
         PaginationRoutes.add(to: router, counters: state.pages)
         DownloadRoute.add(to: router, counters: state.downloads)
+        EncodedBodyRoutes.add(to: router)
         UploadRoute.add(to: router)
         XMLRoutes.add(to: router)
         TestingStatsRoutes.add(to: router, state: state)

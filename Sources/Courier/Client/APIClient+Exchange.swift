@@ -72,6 +72,7 @@ extension APIClient {
         if RedirectStep.isRedirect(delivery.response) {
             delivery = try await followRedirects(from: delivery, body: body, route: route)
         }
+        if delivery.response.headerFields.contains(.contentEncoding) { delivery = try await decodingContent(delivery) }
         guard (route.acceptableStatuses ?? configuration.acceptableStatuses).contains(delivery.response.status) else {
             var error = await statusError(for: route, delivery)
             if delivery.attempts > 1 { error.attempts = delivery.attempts }
@@ -92,6 +93,8 @@ struct Delivery: Sendable {
     let attempts: Int
     /// The redirects followed and the heads sent.
     let trail: Trail
+    /// The `Content-Encoding` Courier is decoding `body` from, if any (the head no longer names it).
+    var decodedCoding: ContentCoding? = nil
 }
 
 /// Phase 6: what a request does with its accepted response. A value type, so the pipeline is specialised
@@ -157,7 +160,7 @@ extension APIClient {
         guard !middlewares.isEmpty else {
             do {
                 let (response, responseBody) = try await transport.send(
-                    Self.withOneCookieField(request), body: body, baseURL: url, operationID: operationID)
+                    Self.wireHead(request), body: body, baseURL: url, operationID: operationID)
                 return Delivery(request: request, response: response, body: responseBody, attempts: 0, trail: trail)
             } catch {
                 throw failureContext(for: request, trail: trail).sending(error, fromTransport: true)
@@ -169,7 +172,7 @@ extension APIClient {
             -> (HTTPResponse, HTTPBody?)
         {
             guard index < middlewares.count else {
-                let head = Self.withOneCookieField(
+                let head = Self.wireHead(
                     stripsCredentials
                         ? RedirectStep.withoutCredentials(outgoing, built: request, redaction: redaction) : outgoing)
                 context.recordSent(head)
@@ -254,16 +257,46 @@ extension APIClient {
         }
     }
 
-    /// `request` with its `Cookie` fields joined into one, as RFC 6265 requires on HTTP/1.1 (`HTTPFields`
-    /// splits a `Cookie` value set through its subscript into one field per cookie, as HTTP/2 allows).
-    private static func withOneCookieField(_ request: HTTPRequest) -> HTTPRequest {
+    /// `request` as the transport receives it: its `Cookie` fields joined into one, as RFC 6265 requires on
+    /// HTTP/1.1 (`HTTPFields` splits a `Cookie` value set through its subscript into one field per cookie, as
+    /// HTTP/2 allows), and `Accept-Encoding: gzip, deflate` unless it names its own (Courier decodes both as
+    /// the body streams, see ``DecodedChunks``).
+    private static func wireHead(_ request: HTTPRequest) -> HTTPRequest {
+        var head = request
         let cookies = request.headerFields[fields: .cookie]
-        guard cookies.count > 1 else { return request }
-        var joined = request
-        joined.headerFields[fields: .cookie] = [
-            HTTPField(name: .cookie, value: cookies.map(\.value).joined(separator: "; "))
-        ]
-        return joined
+        if cookies.count > 1 {
+            head.headerFields[fields: .cookie] = [
+                HTTPField(name: .cookie, value: cookies.map(\.value).joined(separator: "; "))
+            ]
+        }
+        if !request.headerFields.contains(.acceptEncoding) {
+            head.headerFields.append(HTTPField(name: .acceptEncoding, value: ContentCoding.accepted))
+        }
+        return head
+    }
+
+    /// Phase 4, last step: `delivery` with its body decoded as it streams when `Content-Encoding` names
+    /// gzip or deflate, and `Content-Encoding` and `Content-Length` (which describe the encoded bytes) removed
+    /// from the head. A coding Courier can't decode is ``APIError/Kind/contentDecoding``, never bytes handed
+    /// to a decoder as they are.
+    private func decodingContent(_ delivery: Delivery) async throws(APIError) -> Delivery {
+        guard let found = ContentCoding.of(delivery.response) else { return delivery }
+        var response = delivery.response
+        response.headerFields[.contentEncoding] = nil
+        switch found {
+        case .failure(let failure):
+            await Self.discard(delivery.body)
+            throw failureContext(for: delivery).error(
+                .contentDecoding, phase: .receiving, message: failure.description, response: delivery.response)
+        case .success(let coding):
+            response.headerFields[.contentLength] = nil
+            let body = delivery.body.map {
+                HTTPBody(DecodedChunks(base: $0, coding: coding), length: .unknown, iterationBehavior: .single)
+            }
+            return Delivery(
+                request: delivery.request, response: response, body: body, attempts: delivery.attempts,
+                trail: delivery.trail, decodedCoding: coding)
+        }
     }
 
     /// `message`, then the redirect chain: `more than 10 redirects: 302 GET http://a/1 → http://a/2, …`.
@@ -290,7 +323,8 @@ extension APIClient {
         let response = delivery.response
         let data: Data?
         do {
-            data = try await BodyCollector.collect(delivery.body, limit: min(configuration.maxBodySize, 1 << 20))
+            data = try await BodyCollector.collect(
+                delivery.body, limit: min(configuration.maxBodySize, 1 << 20), decodedFrom: delivery.decodedCoding)
         } catch {
             if Task.isCancelled { return failure.error(.cancelled, phase: .receiving, response: response) }
             data = nil
@@ -339,7 +373,8 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
         let response = delivery.response
         let data: Data
         do {
-            data = try await BodyCollector.collect(delivery.body, limit: client.configuration.maxBodySize)
+            data = try await BodyCollector.collect(
+                delivery.body, limit: client.configuration.maxBodySize, decodedFrom: delivery.decodedCoding)
         } catch {
             throw client.failureContext(for: delivery).receiving(error, response: response)
         }

@@ -7,17 +7,32 @@ enum BodyCollector {
     struct TooLarge: Error, CustomStringConvertible {
         let limit: Int
         let declaredLength: Int64?
+        /// The coding the body was being decoded from, when the limit counted decoded bytes.
+        var decodedFrom: ContentCoding? = nil
+
         var description: String {
+            let limitText = Self.text(bytes: limit)
             if let declaredLength {
-                return "the response declares \(declaredLength) bytes, more than the limit of \(limit) bytes"
+                return "the response declares \(declaredLength) bytes, more than the \(limitText) limit"
             }
-            return "the response body exceeds the limit of \(limit) bytes"
+            if let decodedFrom {
+                return "the decompressed (\(decodedFrom.rawValue)) body passed the \(limitText) limit"
+            }
+            return "the response body passed the \(limitText) limit"
+        }
+
+        /// `10 MiB`, `64 KiB`, or `1000 bytes`.
+        static func text(bytes: Int) -> String {
+            if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+            if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+            return "\(bytes) bytes"
         }
     }
 
     /// The whole body as one `Data`, copying the bytes once. A declared length over `limit` fails before any
-    /// byte is read; an undeclared one fails as soon as the limit is passed.
-    static func collect(_ body: HTTPBody?, limit: Int) async throws -> Data {
+    /// byte is read; an undeclared one fails as soon as the limit is passed, counting decoded bytes when the
+    /// body is being decoded from `coding`.
+    static func collect(_ body: HTTPBody?, limit: Int, decodedFrom coding: ContentCoding? = nil) async throws -> Data {
         guard let body else { return Data() }
         var declared: Int?
         if case .known(let length) = body.length {
@@ -31,7 +46,7 @@ enum BodyCollector {
         var total = 0
         for try await chunk in body {
             total += chunk.count
-            if total > limit { throw TooLarge(limit: limit, declaredLength: nil) }
+            if total > limit { throw TooLarge(limit: limit, declaredLength: nil, decodedFrom: coding) }
             if let first = single {
                 joined.reserveCapacity(declared ?? max(total, first.count * 2))
                 joined.append(contentsOf: first)

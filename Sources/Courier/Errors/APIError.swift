@@ -158,7 +158,7 @@ extension APIError {
         private enum Code: Hashable, Sendable {
             case invalidRequest, encoding, transport, middleware, timedOut, cancelled, unacceptableStatus, apiError
             case logicalError, decoding, bodyTooLarge, rejected, authenticationFailed, fileAccess
-            case tooManyRedirects, redirectRefused
+            case tooManyRedirects, redirectRefused, contentDecoding
         }
 
         private let code: Code
@@ -200,6 +200,9 @@ extension APIError {
         /// A redirect the ``RedirectPolicy`` does not follow: to a scheme other than `http(s)`, from `https` to
         /// `http`, or one that would have to resend a body that can be read only once.
         public static let redirectRefused = Kind(.redirectRefused)
+        /// The response's `Content-Encoding` is not one Courier decodes (it decodes gzip and deflate), or its
+        /// compressed data is corrupt or cut short.
+        public static let contentDecoding = Kind(.contentDecoding)
 
         /// The kind in words, as error descriptions show it.
         public var description: String {
@@ -220,6 +223,7 @@ extension APIError {
             case .fileAccess: "file access failed"
             case .tooManyRedirects: "too many redirects"
             case .redirectRefused: "redirect refused"
+            case .contentDecoding: "content decoding failed"
             }
         }
     }

@@ -89,11 +89,12 @@ import Testing
             try await client.send(APIRequest<Data>.get("/bytes/\(20 * 1024 * 1024)"))
         }
         #expect(error?.kind == .bodyTooLarge)
-        #expect(error?.description.contains("10485760") == true)
+        #expect(error?.description.contains("declares 20971520 bytes, more than the 10 MiB limit") == true)
         let chunked = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<Data>.get("/bytes/\(20 * 1024 * 1024)", query: ["chunked": 1]))
         }
         #expect(chunked?.kind == .bodyTooLarge)
+        #expect(chunked?.description.contains("the response body passed the 10 MiB limit") == true)
         let small = try await client.send(APIRequest<Data>.get("/bytes/1000"))
         #expect(small.count == 1000)
         #expect(small.prefix(3) == Data([0, 1, 2]))

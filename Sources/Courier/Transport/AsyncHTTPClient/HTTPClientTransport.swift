@@ -50,6 +50,9 @@
         /// retrying stays with the policy you choose (``RetryMiddleware``) instead of being multiplied by a
         /// hidden one. And it follows no redirect: ``APIClient`` follows them itself (``RedirectPolicy``),
         /// where AsyncHTTPClient would carry custom credential headers such as `X-API-Key` to another origin.
+        /// Nor does it decompress: ``APIClient`` decodes gzip and deflate as the body streams and counts the
+        /// decoded bytes against its body limit, where AsyncHTTPClient's browser-like ratio limit (25×) fails
+        /// as a bare `limit` error.
         /// It lives as long as the process, like `HTTPClient.shared`, and is never shut down.
         ///
         /// A client you pass to ``init(client:timeout:)`` should follow no redirects either
@@ -59,6 +62,7 @@
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.redirectConfiguration = .disallow
+            configuration.decompression = .disabled
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }()
 
