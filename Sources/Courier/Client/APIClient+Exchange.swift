@@ -269,7 +269,8 @@ extension APIClient {
                 HTTPField(name: .cookie, value: cookies.map(\.value).joined(separator: "; "))
             ]
         }
-        if !request.headerFields.contains(.acceptEncoding) {
+        // A range applies to the encoded bytes, which can't be decoded from the middle: ranges go unencoded.
+        if !request.headerFields.contains(.acceptEncoding) && !request.headerFields.contains(.range) {
             head.headerFields.append(HTTPField(name: .acceptEncoding, value: ContentCoding.accepted))
         }
         return head
@@ -280,7 +281,7 @@ extension APIClient {
     /// from the head. A coding Courier can't decode is ``APIError/Kind/contentDecoding``, never bytes handed
     /// to a decoder as they are.
     private func decodingContent(_ delivery: Delivery) async throws(APIError) -> Delivery {
-        guard let found = ContentCoding.of(delivery.response) else { return delivery }
+        guard delivery.body != nil, let found = ContentCoding.of(delivery.response) else { return delivery }
         var response = delivery.response
         response.headerFields[.contentEncoding] = nil
         switch found {
@@ -288,6 +289,12 @@ extension APIClient {
             await Self.discard(delivery.body)
             throw failureContext(for: delivery).error(
                 .contentDecoding, phase: .receiving, message: failure.description, response: delivery.response)
+        case .success(let coding) where delivery.response.status == .partialContent:
+            await Self.discard(delivery.body)
+            throw failureContext(for: delivery).error(
+                .contentDecoding, phase: .receiving,
+                message: "a partial (206) response encoded as \(coding.rawValue) can't be decoded on its own",
+                response: delivery.response)
         case .success(let coding):
             response.headerFields[.contentLength] = nil
             let body = delivery.body.map {

@@ -34,7 +34,10 @@ enum ContentCoding: String, Sendable {
         let second = bytes[bytes.startIndex + 1]
         switch self {
         case .gzip: return first == 0x1f && second == 0x8b
-        case .deflate: return first & 0x0f == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
+        // A zlib header: method 8, a window of at most 32 KiB, no preset dictionary, and the check bits.
+        case .deflate:
+            return first & 0x0f == 8 && first >> 4 <= 7 && second & 0x20 == 0
+                && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
         }
     }
 }
@@ -125,8 +128,8 @@ final class Inflater {
         self.coding = coding
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
+        // On failure `deinit` still runs (every property is set): it ends and frees the stream.
         guard courier_inflate_init(stream, coding.windowBits) == Z_OK else {
-            stream.deallocate()
             throw ContentDecodingFailure.corrupt(coding, "zlib could not start")
         }
     }

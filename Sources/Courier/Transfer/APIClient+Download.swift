@@ -21,6 +21,9 @@ extension APIClient {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> APIResponse<URL> {
         var (built, body) = try makeRequest(for: route)
+        // Bytes on disk are the bytes on the wire, so a resumed range continues them (a range of a compressed
+        // body could not be decoded on its own).
+        if !built.headerFields.contains(.acceptEncoding) { built.headerFields[.acceptEncoding] = "identity" }
         if let resume {
             built.headerFields[.range] = "bytes=\(resume.bytesReceived)-"
             built.headerFields[.ifRange] = resume.validator

@@ -87,3 +87,41 @@ import Testing
         }
     }
 }
+
+extension ContentDecodingConformanceTests {
+    /// A download's bytes on disk are the bytes on the wire: it asks for no coding, so a resumed range
+    /// continues them.
+    @Test(arguments: TransportUnderTest.all)
+    func downloadsAskForTheIdentityCoding(transport: TransportUnderTest) async throws {
+        let client = try await client(transport)
+        let file = FileManager.default.temporaryDirectory.appending(path: "courier-echo-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try await client.download(APIRequest<Void>.get("/echo"), to: file)
+        let echo = try JSONDecoder().decode(EchoConformanceTests.Echo.self, from: Data(contentsOf: file))
+        #expect(echo.values(of: "Accept-Encoding") == ["identity"])
+    }
+
+    /// A reader slower than the network still gets every byte once, in order (on Apple platforms the
+    /// URLSession task is suspended and resumed meanwhile).
+    @Test(arguments: TransportUnderTest.all)
+    func aSlowReaderGetsEveryByteInOrder(transport: TransportUnderTest) async throws {
+        let count = 3 * 1024 * 1024
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/testing/download/\(count)")
+        let (response, body) = try await transport.make().send(
+            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: "slow")
+        #expect(response.status == .ok)
+        var received = 0
+        var chunks = 0
+        var mismatch: Int?
+        for try await chunk in try #require(body) {
+            for (offset, byte) in chunk.enumerated() where mismatch == nil && byte != UInt8((received + offset) % 251) {
+                mismatch = received + offset
+            }
+            received += chunk.count
+            chunks += 1
+            if chunks % 8 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        #expect(received == count)
+        #expect(mismatch == nil, "byte \(mismatch ?? 0) differs from the pattern")
+    }
+}

@@ -32,8 +32,10 @@ enum RequestBodySpool {
     /// Writes `head` and the rest of the body to a new temporary file.
     private static func spill(_ head: Data, rest: inout HTTPBody.AsyncIterator) async throws -> RequestBodySpool {
         let file = FileManager.default.temporaryDirectory.appending(path: "courier-upload-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: file.path(percentEncoded: false), contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path(percentEncoded: false)])
+        let path = file.path(percentEncoded: false)
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
         do {
             let handle = try FileHandle(forWritingTo: file)

@@ -11,10 +11,12 @@ public import OpenAPIRuntime
 ///
 /// It differs from swift-openapi-urlsession's `URLSessionTransport` where Courier's guarantees need it
 /// (measured on Linux, see the README's Guarantees section):
-/// - **Responses stream on every platform.** Each chunk URLSession delivers becomes one `HTTPBody` chunk.
-///   When more than `bufferSize` bytes wait unread, the task is suspended until the reader catches up, so a
-///   body of any size costs about `bufferSize` of memory, and a body limit stops an endless one after about
-///   the limit. `URLSessionTransport` buffers whole bodies on Linux.
+/// - **Responses stream on every platform.** Each chunk URLSession delivers becomes one `HTTPBody` chunk, so
+///   a body limit stops an endless body after about the limit. On Apple platforms, when more than
+///   `bufferSize` bytes wait unread, the task is suspended until the reader catches up, so a body of any size
+///   costs about `bufferSize` of memory. FoundationNetworking (Linux) can't pause a transfer (resuming one
+///   restarts it from the first byte), so there the body is delivered as fast as it arrives and a reader
+///   slower than the network holds what it has not read. `URLSessionTransport` buffers whole bodies on Linux.
 /// - **Redirects are handed back** (the delegate refuses them), so ``APIClient`` follows them by its
 ///   ``RedirectPolicy``, with credentials removed across origins. `URLSession` alone would carry every
 ///   header to any `Location`, and on Linux follows even `file:` locations.
@@ -35,7 +37,7 @@ public import OpenAPIRuntime
 public final class StreamingURLSessionTransport: ClientTransport {
     /// The session every request goes through, with this transport's delegate.
     public let session: URLSession
-    /// How many unread response bytes may wait before the URLSession task is suspended.
+    /// How many unread response bytes may wait before the URLSession task is suspended (Apple platforms).
     public let bufferSize: Int
     private let router: SessionRouter
 

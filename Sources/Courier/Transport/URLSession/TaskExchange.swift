@@ -22,6 +22,8 @@ final class TaskExchange: Sendable {
         var completed = false
         var unread = 0
         var suspended = false
+        /// URLSession reported the end of the body with no error.
+        var endedCleanly = false
     }
 
     private let task: URLSessionTask
@@ -96,19 +98,25 @@ final class TaskExchange: Sendable {
 
     func received(_ data: Data) {
         source.yield(ArraySlice(data))
-        state.withLock { state in
-            state.unread += data.count
-            if state.unread > bufferSize && !state.suspended && !state.completed {
-                state.suspended = true
-                task.suspend()
+        #if !canImport(FoundationNetworking)
+            state.withLock { state in
+                state.unread += data.count
+                if state.unread > bufferSize && !state.suspended && !state.completed {
+                    state.suspended = true
+                    task.suspend()
+                }
             }
-        }
+        #endif
+        // FoundationNetworking (Linux) can't pause a transfer: suspending removes libcurl's handle, and resuming
+        // adds it back as a new transfer, which sends the request again and restarts the body at byte 0. There
+        // the body is read as fast as it arrives, and the reader's limit (Courier's body limit) bounds it.
     }
 
     func completed(with error: (any Error)?) {
         if let spooledFile { try? FileManager.default.removeItem(at: spooledFile) }
         let head = state.withLock { state in
             state.completed = true
+            state.endedCleanly = error == nil && state.response != nil
             if state.response == nil {
                 state.failure = state.cancelled ? CancellationError() : error ?? URLError(.badServerResponse)
             }
@@ -119,15 +127,21 @@ final class TaskExchange: Sendable {
         source.finish(throwing: error)
     }
 
-    /// The reader took `count` bytes: resume the task once at most half the buffer waits.
+    /// Whether the body ended because URLSession finished it (and not because the stream was cancelled).
+    fileprivate var endedCleanly: Bool { state.withLock { $0.endedCleanly } }
+
+    /// The reader took `count` bytes: resume the task once at most half the buffer waits (Apple platforms;
+    /// FoundationNetworking never suspends, see `received(_:)`).
     fileprivate func read(_ count: Int) {
-        state.withLock { state in
-            state.unread -= count
-            if state.suspended && state.unread <= bufferSize / 2 {
-                state.suspended = false
-                if !state.completed { task.resume() }
+        #if !canImport(FoundationNetworking)
+            state.withLock { state in
+                state.unread -= count
+                if state.suspended && state.unread <= bufferSize / 2 {
+                    state.suspended = false
+                    if !state.completed { task.resume() }
+                }
             }
-        }
+        #endif
     }
 
     /// The body as the reader sees it: the stream's chunks, each counted out of the buffer when taken.
@@ -141,7 +155,11 @@ final class TaskExchange: Sendable {
             let exchange: TaskExchange
 
             mutating func next() async throws -> HTTPBody.ByteChunk? {
-                guard let chunk = try await base.next() else { return nil }
+                guard let chunk = try await base.next() else {
+                    // A stream cancelled with its reader's task ends like a finished one: say it was cut short.
+                    if !exchange.endedCleanly { throw CancellationError() }
+                    return nil
+                }
                 exchange.read(chunk.count)
                 return chunk
             }
