@@ -1,4 +1,5 @@
 import CCourierZlib
+import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
@@ -14,7 +15,7 @@ enum ContentCoding: String, Sendable {
     /// coding, or a failure naming what Courier can't decode (an unknown coding, or more than one).
     static func of(_ response: HTTPResponse) -> Result<ContentCoding, ContentDecodingFailure>? {
         guard let header = response.headerFields[.contentEncoding] else { return nil }
-        let codings = header.split(separator: ",").map { $0.trimmingASCIISpaces.lowercased() }.filter {
+        let codings = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
             !$0.isEmpty && $0 != "identity"
         }
         if codings.isEmpty { return nil }
@@ -174,13 +175,5 @@ final class Inflater {
             let reason = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(result)"
             throw ContentDecodingFailure.corrupt(coding, reason)
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    fileprivate var trimmingASCIISpaces: Substring {
-        let trimmed = drop { $0 == " " || $0 == "\t" }
-        return Substring(trimmed.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -20,14 +20,7 @@
             let head = HTTPResponse(
                 status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
                 headerFields: fields)
-            switch method {
-            case .head, .connect, .trace:
-                return (head, nil)
-            default:
-                let length: HTTPBody.Length =
-                    fields[.contentLength].flatMap { Int64($0) }.map { .known($0) } ?? .unknown
-                return (head, HTTPBody(ResponseChunks(body: response.body), length: length, iterationBehavior: .single))
-            }
+            return (head, HTTPBody.response(ResponseChunks(body: response.body), to: method, fields: fields))
         }
     }
 

@@ -127,11 +127,6 @@ public final class StreamingURLSessionTransport: ClientTransport {
             fields[.contentLength] = nil
         }
         let head = HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)
-        switch method {
-        case .head, .connect, .trace: return (head, nil)
-        default:
-            let length: HTTPBody.Length = fields[.contentLength].flatMap { Int64($0) }.map { .known($0) } ?? .unknown
-            return (head, HTTPBody(body, length: length, iterationBehavior: .single))
-        }
+        return (head, HTTPBody.response(body, to: method, fields: fields))
     }
 }
