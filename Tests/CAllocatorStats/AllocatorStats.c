@@ -11,6 +11,10 @@ long long courier_allocated_bytes(void) {
     struct mallinfo2 info = mallinfo2();
     return (long long)(info.uordblks + info.hblkhd);
 }
+
+void courier_release_free_memory(void) { malloc_trim(0); }
 #else
 long long courier_allocated_bytes(void) { return -1; }
+
+void courier_release_free_memory(void) {}
 #endif

@@ -16,7 +16,8 @@ import OpenAPIRuntime
 /// Errors wrapped by swift-openapi-runtime's `ClientError` (as a generated client's middleware sees them)
 /// are read through to what the transport threw.
 struct TransportFailure: Equatable {
-    /// ``APIError/Kind/transport``, ``APIError/Kind/timedOut`` or ``APIError/Kind/cancelled``.
+    /// ``APIError/Kind/transport``, ``APIError/Kind/timedOut``, ``APIError/Kind/cancelled`` or
+    /// ``APIError/Kind/contentDecoding``.
     let kind: APIError.Kind
     /// What happened, such as `connection refused`; `nil` when the error's own text says it best.
     let reason: String?
@@ -81,9 +82,17 @@ struct TransportFailure: Equatable {
         case .notConnectedToInternet: network("not connected to the internet")
         case .secureConnectionFailed: network("TLS handshake failed", transient: false)
         case .badServerResponse: network("invalid response from the server", transient: false)
+        // URLSession decodes gzip, deflate and br itself, and reports corrupt data as these; on Linux as an
+        // unknown error carrying libcurl's text for CURLE_BAD_CONTENT_ENCODING.
+        case .cannotDecodeContentData, .cannotDecodeRawData: undecodable
+        case .unknown where error.localizedDescription.hasPrefix("Error while processing content unencoding"):
+            undecodable
         default: nil
         }
     }
+
+    private static let undecodable = TransportFailure(
+        kind: .contentDecoding, reason: "URLSession could not decode the compressed body", isTransient: false)
 
     #if canImport(AsyncHTTPClient)
         private static func classify(_ error: ChannelError) -> TransportFailure? {

@@ -6,4 +6,8 @@
 /// memory. Returns -1 where glibc (2.33 or later) is not the allocator.
 long long courier_allocated_bytes(void);
 
+/// Gives freed memory the allocator keeps back to the system (glibc's `malloc_trim`), so resident memory
+/// starts from what is in use; does nothing elsewhere.
+void courier_release_free_memory(void);
+
 #endif

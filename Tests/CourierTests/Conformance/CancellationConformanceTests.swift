@@ -21,7 +21,8 @@ import Testing
         APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
     }
 
-    /// Starts `request`, cancels it after `delay`, and checks it ends as `.cancelled` within a second.
+    /// Starts `request`, cancels it after `delay`, and checks it ends as `.cancelled` within 3 s (the requests
+    /// cancelled here take 10 s; the margin is for a loaded machine running every suite at once).
     func expectCancelled<E: Endpoint>(_ request: E, after delay: Duration, on client: APIClient) async throws {
         let task = Task { try await client.send(request) }
         try await Task.sleep(for: delay)
@@ -29,7 +30,7 @@ import Testing
         task.cancel()
         let error = await #expect(throws: APIError.self) { try await task.value }
         #expect(error?.kind == .cancelled, "ended as \(String(describing: error))")
-        #expect(ContinuousClock.now - cancelledAt < .seconds(1), "cancellation took too long")
+        #expect(ContinuousClock.now - cancelledAt < .seconds(3), "cancellation took too long")
     }
 
     /// The client still works after a cancellation.

@@ -52,12 +52,11 @@ import Testing
         let error = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<Flag>.get("/testing/encoded/\(coding)"))
         }
-        // URLSession decodes inside the transport. It reports corrupt data as its own failure, and hands over a
-        // truncated stream's decoded part as if complete (libcurl does not check the gzip trailer), which then
-        // fails to decode; Courier's own decoder names both.
-        let urlSessionKind: APIError.Kind = coding == "truncated" ? .decoding : .transport
-        let expected: APIError.Kind = transport == .urlSession ? urlSessionKind : .contentDecoding
-        #expect(error?.kind == expected, "\(error?.description ?? "")")
+        // URLSession decodes inside the transport and reports corrupt data as its own failure, which Courier
+        // names as a content-decoding error; it hands over a truncated stream's decoded part as if complete
+        // (libcurl does not check the gzip trailer), which then fails to decode as JSON.
+        let expected: APIError.Kind = transport == .urlSession && coding == "truncated" ? .decoding : .contentDecoding
+        #expect(error?.kind == expected, "\(error?.description ?? "") \(String(reflecting: error?.underlyingError))")
         #expect(error?.description.contains("/testing/encoded/\(coding)") == true)
     }
 

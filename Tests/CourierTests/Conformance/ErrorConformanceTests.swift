@@ -74,11 +74,11 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func truncatedBodyIsAClearErrorNotAHang(transport: TransportUnderTest) async throws {
-        let client = try await client(transport) { $0.timeout = .seconds(10) }
+        let client = try await client(transport) { $0.timeout = .seconds(30) }
         let started = ContinuousClock.now
         let error = await #expect(throws: APIError.self) { try await client.send(APIRequest<Data>.get("/truncated")) }
         #expect(error?.kind == .transport)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(15), "waited for the time limit instead of seeing the close")
         #expect(error?.description.contains("/truncated") == true)
     }
 
@@ -109,7 +109,7 @@ import Testing
         task.cancel()
         let error = await #expect(throws: APIError.self) { try await task.value }
         #expect(error?.kind == .cancelled)
-        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        #expect(ContinuousClock.now - cancelled < .seconds(3), "waited for the 10 s response")
     }
 
     @Test(arguments: TransportUnderTest.all)
@@ -120,7 +120,7 @@ import Testing
             try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 5_000]))
         }
         #expect(error?.kind == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(3), "waited for the 5 s response")
 
         struct Quick: Endpoint {
             typealias Response = Data

@@ -96,7 +96,7 @@ import Testing
         task.cancel()
         let error = await #expect(throws: APIError.self) { try await task.value }
         #expect(error?.kind == .cancelled)
-        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        #expect(ContinuousClock.now - cancelled < .seconds(5), "waited out the 20 s backoff")
     }
 
     @Test func aRefusedConnectionIsRetriedThenReported() async throws {
@@ -115,9 +115,11 @@ import Testing
         let started = ContinuousClock.now
         await #expect(throws: APIError.self) {
             try await client(policy).send(
-                APIRequest<Attempts>.get("/testing/flaky/\(key)", query: ["failures": 10, "retryAfter": 5]))
+                APIRequest<Attempts>.get("/testing/flaky/\(key)", query: ["failures": 10, "retryAfter": 60]))
         }
-        #expect(ContinuousClock.now - started < .seconds(4), "waited for a retry the deadline rules out")
+        // The server asks for 60 s; anything well under that shows the deadline refused to wait,
+        // with room for a loaded CI machine.
+        #expect(ContinuousClock.now - started < .seconds(30), "waited for a retry the deadline rules out")
         #expect(try await serverAttempts(key) == 1)
     }
 

@@ -11,12 +11,13 @@ public import OpenAPIRuntime
 ///
 /// It differs from swift-openapi-urlsession's `URLSessionTransport` where Courier's guarantees need it
 /// (measured on Linux, see the README's Guarantees section):
-/// - **Responses stream on every platform.** Each chunk URLSession delivers becomes one `HTTPBody` chunk, so
-///   a body limit stops an endless body after about the limit. On Apple platforms, when more than
+/// - **Responses stream on every platform, with bounded memory.** The reader takes what has arrived in one
+///   chunk, so a body limit stops an endless body after about the limit. On Apple platforms, when more than
 ///   `bufferSize` bytes wait unread, the task is suspended until the reader catches up, so a body of any size
 ///   costs about `bufferSize` of memory. FoundationNetworking (Linux) can't pause a transfer (resuming one
-///   restarts it from the first byte), so there the body is delivered as fast as it arrives and a reader
-///   slower than the network holds what it has not read. `URLSessionTransport` buffers whole bodies on Linux.
+///   restarts it from the first byte), so there a transfer whose reader falls more than `readAheadLimit`
+///   bytes behind fails with ``ReadAheadExceeded`` instead of growing without bound.
+///   `URLSessionTransport` buffers whole bodies on Linux.
 /// - **Redirects are handed back** (the delegate refuses them), so ``APIClient`` follows them by its
 ///   ``RedirectPolicy``, with credentials removed across origins. `URLSession` alone would carry every
 ///   header to any `Location`, and on Linux follows even `file:` locations.
@@ -39,6 +40,9 @@ public final class StreamingURLSessionTransport: ClientTransport {
     public let session: URLSession
     /// How many unread response bytes may wait before the URLSession task is suspended (Apple platforms).
     public let bufferSize: Int
+    /// How many unread response bytes may wait before the transfer fails with ``ReadAheadExceeded``
+    /// (Linux, where a transfer can't be paused).
+    public let readAheadLimit: Int
     private let router: SessionRouter
 
     /// The transport ``DefaultTransport`` uses on Apple platforms: an ephemeral configuration, for the
@@ -47,10 +51,10 @@ public final class StreamingURLSessionTransport: ClientTransport {
 
     /// A transport with its own session, made from `configuration` with caching and cookies turned off;
     /// `timeout` is how long the exchange may go without receiving anything (URLSession's
-    /// `timeoutIntervalForRequest`).
+    /// `timeoutIntervalForRequest`); `bufferSize` and `readAheadLimit` bound the unread bytes it holds.
     public init(
         configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval = 60,
-        bufferSize: Int = 256 * 1024
+        bufferSize: Int = 256 * 1024, readAheadLimit: Int = 32 * 1024 * 1024
     ) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
         configuration.urlCache = nil
@@ -64,6 +68,7 @@ public final class StreamingURLSessionTransport: ClientTransport {
         router = SessionRouter()
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
         self.bufferSize = max(bufferSize, 16 * 1024)
+        self.readAheadLimit = max(readAheadLimit, self.bufferSize)
     }
 
     deinit {
@@ -82,14 +87,15 @@ public final class StreamingURLSessionTransport: ClientTransport {
         case .data(let data): task = session.uploadTask(with: urlRequest, from: data)
         case .file(let file): task = session.uploadTask(with: urlRequest, fromFile: file)
         }
-        let (exchange, chunks) = TaskExchange.make(task: task, bufferSize: bufferSize, spooledFile: upload.file)
+        let exchange = TaskExchange(
+            task: task, bufferSize: bufferSize, readAheadLimit: readAheadLimit, spooledFile: upload.file)
         router.register(exchange, for: task)
         let response = try await withTaskCancellationHandler {
             try await exchange.responseHead()
         } onCancel: {
             exchange.cancel()
         }
-        return Self.makeResponse(response, body: chunks, method: request.method)
+        return Self.makeResponse(response, body: exchange.body, method: request.method)
     }
 
     /// The `URLRequest` for `request`: the base URL's text followed by the encoded path, with every field.

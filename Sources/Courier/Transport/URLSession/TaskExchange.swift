@@ -6,62 +6,57 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// One request's life on a `URLSessionTask`: the response head it waits for, the body chunks it streams with
-/// backpressure, and its cancellation from any side.
+/// One request's life on a `URLSessionTask`: the response head it waits for, the body bytes it buffers for
+/// the reader (bounded), and its cancellation from any side.
 ///
 /// Every decision is made under one lock, and `URLSessionTask.suspend()`/`resume()`/`cancel()` are called
 /// under it too, so a suspension decided by the delegate can never land after the resumption the reader
-/// decided (a task suspended for good). Both calls are thread-safe and never call back into this type
-/// synchronously.
+/// decided (a task suspended for good). Those calls are thread-safe and never call back into this type
+/// synchronously. Continuations are resumed outside the lock.
+///
+/// The reader takes everything that waits in one chunk, so a reader that is slower per chunk than URLSession
+/// catches up by taking more at a time. What may wait is bounded: on Apple platforms the task is suspended
+/// past `bufferSize` unread bytes; FoundationNetworking can't pause a transfer, so there the transfer fails
+/// past `readAheadLimit` (see ``ReadAheadExceeded``).
 final class TaskExchange: Sendable {
     private struct State {
         var head: CheckedContinuation<HTTPURLResponse, any Error>?
         var response: HTTPURLResponse?
-        var failure: (any Error)?
-        var cancelled = false
-        var completed = false
+        var headFailure: (any Error)?
+        /// The reader waiting for bytes.
+        var reader: CheckedContinuation<HTTPBody.ByteChunk?, any Error>?
+        /// Bytes received and not yet taken, and how many.
+        var pending: [Data] = []
         var unread = 0
+        /// How the body ended, once it has: `nil` for a clean end, else the error the reader gets after
+        /// the bytes that wait.
+        var end: (any Error)??
+        var completed = false
         var suspended = false
-        /// URLSession reported the end of the body with no error.
-        var endedCleanly = false
     }
 
     private let task: URLSessionTask
     private let bufferSize: Int
+    private let readAheadLimit: Int
     private let spooledFile: URL?
     private let state = Mutex(State())
-    /// Only the writing end: the reading end lives in the body, so dropping the body ends the stream.
-    private let source: AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.Continuation
 
-    private init(
-        task: URLSessionTask, bufferSize: Int, spooledFile: URL?,
-        source: AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.Continuation
-    ) {
+    init(task: URLSessionTask, bufferSize: Int, readAheadLimit: Int, spooledFile: URL?) {
         self.task = task
         self.bufferSize = bufferSize
+        self.readAheadLimit = readAheadLimit
         self.spooledFile = spooledFile
-        self.source = source
     }
 
-    /// The exchange for `task`, and the response body it will stream (read once; each chunk is counted out
-    /// of the buffer when taken).
-    static func make(task: URLSessionTask, bufferSize: Int, spooledFile: URL?) -> (TaskExchange, Chunks) {
-        let (stream, source) = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.makeStream()
-        source.onTermination = { [task] termination in
-            // The reader dropped the body before its end, or its task was cancelled: stop the transfer.
-            if case .cancelled = termination { task.cancel() }
-        }
-        let exchange = TaskExchange(task: task, bufferSize: bufferSize, spooledFile: spooledFile, source: source)
-        return (exchange, Chunks(base: stream, exchange: exchange))
-    }
+    /// The response body as the reader sees it (read once); dropping it before its end cancels the task.
+    var body: Chunks { Chunks(reader: Reader(exchange: self)) }
 
     /// Starts the task and waits for the response head (a 3xx included: redirects are never followed).
     func responseHead() async throws -> HTTPURLResponse {
         try await withCheckedThrowingContinuation { continuation in
             let early: Result<HTTPURLResponse, any Error>? = state.withLock { state in
-                if state.cancelled { return .failure(CancellationError()) }
                 if let response = state.response { return .success(response) }
-                if let failure = state.failure { return .failure(failure) }
+                if let failure = state.headFailure { return .failure(failure) }
                 state.head = continuation
                 return nil
             }
@@ -69,15 +64,20 @@ final class TaskExchange: Sendable {
         }
     }
 
-    /// The Swift task was cancelled: fail the wait for the head now, whatever URLSession does next.
+    /// The Swift task was cancelled, or the reader went away before the end: stop the transfer, fail whoever
+    /// waits, and drop what was buffered.
     func cancel() {
-        let head = state.withLock { state in
-            state.cancelled = true
-            defer { state.head = nil }
-            return state.head
+        let (head, reader) = state.withLock { state in
+            if state.response == nil && state.headFailure == nil { state.headFailure = CancellationError() }
+            if state.end == nil { state.end = .some(CancellationError()) }
+            state.pending = []
+            state.unread = 0
+            defer { (state.head, state.reader) = (nil, nil) }
+            return (state.head, state.reader)
         }
         task.cancel()
         head?.resume(throwing: CancellationError())
+        reader?.resume(throwing: CancellationError())
     }
 
     // MARK: Delegate events (on the session's serial delegate queue)
@@ -88,7 +88,7 @@ final class TaskExchange: Sendable {
             return
         }
         let head = state.withLock { state -> CheckedContinuation<HTTPURLResponse, any Error>? in
-            guard state.response == nil else { return nil }
+            guard state.response == nil, state.headFailure == nil else { return nil }
             state.response = http
             defer { state.head = nil }
             return state.head
@@ -97,76 +97,130 @@ final class TaskExchange: Sendable {
     }
 
     func received(_ data: Data) {
-        source.yield(ArraySlice(data))
-        #if !canImport(FoundationNetworking)
-            state.withLock { state in
-                state.unread += data.count
+        let waiting = state.withLock { state -> CheckedContinuation<HTTPBody.ByteChunk?, any Error>? in
+            guard state.end == nil else { return nil }  // cancelled or failed: the bytes have nowhere to go
+            if let reader = state.reader {
+                state.reader = nil
+                return reader
+            }
+            state.pending.append(data)
+            state.unread += data.count
+            #if canImport(FoundationNetworking)
+                if state.unread > readAheadLimit {
+                    // Resuming a suspended task restarts the transfer from byte 0 here, so the transfer fails.
+                    state.end = .some(ReadAheadExceeded(limit: readAheadLimit))
+                    state.pending = []
+                    state.unread = 0
+                    task.cancel()
+                }
+            #else
                 if state.unread > bufferSize && !state.suspended && !state.completed {
                     state.suspended = true
                     task.suspend()
                 }
-            }
-        #endif
-        // FoundationNetworking (Linux) can't pause a transfer: suspending removes libcurl's handle, and resuming
-        // adds it back as a new transfer, which sends the request again and restarts the body at byte 0. There
-        // the body is read as fast as it arrives, and the reader's limit (Courier's body limit) bounds it.
+            #endif
+            return nil
+        }
+        waiting?.resume(returning: ArraySlice(data))
     }
 
     func completed(with error: (any Error)?) {
         if let spooledFile { try? FileManager.default.removeItem(at: spooledFile) }
-        let head = state.withLock { state in
+        let (head, headFailure, reader, end) = state.withLock { state in
             state.completed = true
-            state.endedCleanly = error == nil && state.response != nil
-            if state.response == nil {
-                state.failure = state.cancelled ? CancellationError() : error ?? URLError(.badServerResponse)
+            if state.response == nil && state.headFailure == nil {
+                state.headFailure = error ?? URLError(.badServerResponse)
             }
-            defer { state.head = nil }
-            return state.head.map { ($0, state.failure ?? URLError(.badServerResponse)) }
+            if state.end == nil { state.end = .some(state.response == nil ? state.headFailure : error) }
+            defer { (state.head, state.reader) = (nil, nil) }
+            return (state.head, state.headFailure, state.reader, state.end ?? nil)
         }
-        if let (continuation, failure) = head { continuation.resume(throwing: failure) }
-        source.finish(throwing: error)
+        if let head { head.resume(throwing: headFailure ?? URLError(.badServerResponse)) }
+        if let reader {
+            if let end { reader.resume(throwing: end) } else { reader.resume(returning: nil) }
+        }
     }
 
-    /// Whether the body ended because URLSession finished it (and not because the stream was cancelled).
-    fileprivate var endedCleanly: Bool { state.withLock { $0.endedCleanly } }
-
-    /// The reader took `count` bytes: resume the task once at most half the buffer waits (Apple platforms;
-    /// FoundationNetworking never suspends, see `received(_:)`).
-    fileprivate func read(_ count: Int) {
-        #if !canImport(FoundationNetworking)
-            state.withLock { state in
-                state.unread -= count
-                if state.suspended && state.unread <= bufferSize / 2 {
-                    state.suspended = false
-                    if !state.completed { task.resume() }
-                }
-            }
-        #endif
-    }
-
-    /// The body as the reader sees it: the stream's chunks, each counted out of the buffer when taken.
-    struct Chunks: AsyncSequence, Sendable {
-        typealias Element = HTTPBody.ByteChunk
-        let base: AsyncThrowingStream<HTTPBody.ByteChunk, any Error>
-        let exchange: TaskExchange
-
-        struct AsyncIterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<HTTPBody.ByteChunk, any Error>.AsyncIterator
-            let exchange: TaskExchange
-
-            mutating func next() async throws -> HTTPBody.ByteChunk? {
-                guard let chunk = try await base.next() else {
-                    // A stream cancelled with its reader's task ends like a finished one: say it was cut short.
-                    if !exchange.endedCleanly { throw CancellationError() }
+    /// The next bytes: all that wait, in one chunk, or the next that arrive; `nil` at a clean end.
+    fileprivate func next() async throws -> HTTPBody.ByteChunk? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = state.withLock { state -> Result<HTTPBody.ByteChunk?, any Error>? in
+                    if !state.pending.isEmpty { return .success(take(&state)) }
+                    if let end = state.end { return end.map { .failure($0) } ?? .success(nil) }
+                    state.reader = continuation
                     return nil
                 }
-                exchange.read(chunk.count)
-                return chunk
+                if let ready { continuation.resume(with: ready) }
             }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// Takes the waiting bytes as one chunk of up to `takeLimit` bytes (whole deliveries, at least one), and
+    /// lets a suspended task go on once at most half the buffer waits (Apple platforms).
+    private func take(_ state: inout State) -> HTTPBody.ByteChunk {
+        var count = 0
+        var taken = 0
+        for data in state.pending {
+            if taken > 0 && count + data.count > Self.takeLimit { break }
+            count += data.count
+            taken += 1
+        }
+        var chunk = HTTPBody.ByteChunk()
+        chunk.reserveCapacity(count)
+        for data in state.pending[..<taken] {
+            data.withUnsafeBytes { chunk.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        }
+        state.pending.removeFirst(taken)
+        state.unread -= count
+        if state.suspended && state.unread <= bufferSize / 2 {
+            state.suspended = false
+            if !state.completed { task.resume() }
+        }
+        return chunk
+    }
+
+    /// The most bytes one read takes: enough that a reader's cost per chunk is small next to URLSession's
+    /// per delivery, small enough that copying them into one chunk costs little memory.
+    static let takeLimit = 1024 * 1024
+
+    /// The reader went away: stop a transfer it did not read to the end.
+    fileprivate func readerGone() {
+        if state.withLock({ $0.end == nil }) { cancel() }
+    }
+
+    /// Holds the exchange for the body's reader; when the last copy of the body goes, so does the transfer.
+    fileprivate final class Reader: Sendable {
+        let exchange: TaskExchange
+        init(exchange: TaskExchange) { self.exchange = exchange }
+        deinit { exchange.readerGone() }
+    }
+
+    /// The response body's bytes.
+    struct Chunks: AsyncSequence, Sendable {
+        typealias Element = HTTPBody.ByteChunk
+        fileprivate let reader: Reader
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            fileprivate let reader: Reader
+            mutating func next() async throws -> HTTPBody.ByteChunk? { try await reader.exchange.next() }
         }
 
-        func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: base.makeAsyncIterator(), exchange: exchange)
-        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
+    }
+}
+
+/// A URLSession transfer on Linux failed because its reader fell too far behind: FoundationNetworking can't
+/// pause a transfer, so ``StreamingURLSessionTransport`` stops it rather than hold an unbounded body.
+public struct ReadAheadExceeded: Error, CustomStringConvertible, Sendable {
+    /// The most unread bytes the transport holds (its `readAheadLimit`).
+    public let limit: Int
+
+    /// What happened and what to do, in words.
+    public var description: String {
+        "the reader fell more than \(limit / 1024) KiB behind the network, and URLSession on Linux cannot pause "
+            + "a transfer; read faster, raise readAheadLimit, or use HTTPClientTransport"
     }
 }

@@ -1,0 +1,84 @@
+import Courier
+import Foundation
+import Testing
+
+/// Bodies that would take unbounded memory end at the body limit, and a large download streams to disk,
+/// within fixed bounds of resident memory on every transport. Measured by ``MemoryProbe`` in a test run of
+/// their own (`scripts/test` runs every `…MemoryTests` suite alone after the main run).
+///
+/// Each case runs twice and the second run is bounded, as in ``StreamingMemoryTests``: the first pays for
+/// what starts lazily (the transport's threads and pools, the server's cached bomb, code touched for the
+/// first time). The process holds the in-process demo server too, so the figures are client plus server.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct BodyLimitMemoryTests {
+    static let mebibyte = MemoryProbe.mebibyte
+
+    /// A response that must end at the 10 MiB body limit.
+    enum OversizedBody: String, CaseIterable, CustomTestStringConvertible {
+        /// 1 GiB of zeros as one gzip stream (~1 MiB on the wire).
+        case gzipBomb
+        /// A chunked body that never ends.
+        case endless
+        /// 200 MiB with a declared `Content-Length`.
+        case declared200MiB
+
+        var path: RoutePath {
+            switch self {
+            case .gzipBomb: "/testing/gzip-bomb"
+            case .endless: "/testing/endless"
+            case .declared200MiB: "/testing/download/\(200 * 1024 * 1024)"
+            }
+        }
+
+        var query: Query { self == .gzipBomb ? ["mib": 1024] : [:] }
+        var testDescription: String { rawValue }
+    }
+
+    @Test(
+        .enabled(if: MemoryProbe.runAlone, "run by scripts/test on their own"),
+        arguments: TransportUnderTest.all, OversizedBody.allCases)
+    func anOversizedBodyEndsAtTheLimitWithBoundedMemory(transport: TransportUnderTest, body: OversizedBody)
+        async throws
+    {
+        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
+            $0.maxBodySize = 10 * 1024 * 1024
+        }
+        var growths: [MemoryProbe.Growth] = []
+        for _ in 1...2 {
+            growths.append(
+                await MemoryProbe.peakGrowth {
+                    let error = await #expect(throws: APIError.self) {
+                        try await client.send(APIRequest<Data>.get(body.path, query: body.query))
+                    }
+                    #expect(error?.kind == .bodyTooLarge, "\(error?.description ?? "no error")")
+                })
+        }
+        print("\(body) over \(transport), 10 MiB limit: \(growths[0]) on the first run, \(growths[1]) on the second")
+        #expect(growths[1].resident < 32 * Self.mebibyte, "resident memory grew \(growths[1]) for \(body)")
+    }
+
+    @Test(
+        .enabled(if: MemoryProbe.runAlone, "run by scripts/test on their own"),
+        arguments: TransportUnderTest.all)
+    func aGibibyteDownloadStreamsToDiskWithBoundedMemory(transport: TransportUnderTest) async throws {
+        let size = 1024 * 1024 * 1024
+        let folder = FileManager.default.temporaryDirectory.appending(path: "courier-1GiB-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
+        var growths: [MemoryProbe.Growth] = []
+        for run in 1...2 {
+            let destination = folder.appending(path: "\(run).bin")
+            try await growths.append(
+                MemoryProbe.peakGrowth {
+                    let response = try await client.download(
+                        APIRequest<Void>.get("/testing/download/\(size)"), to: destination)
+                    #expect(response.value == destination)
+                })
+            let written = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int
+            #expect(written == size)
+            try FileManager.default.removeItem(at: destination)
+        }
+        print("1 GiB download over \(transport): \(growths[0]) on the first run, \(growths[1]) on the second")
+        #expect(growths[1].resident < 64 * Self.mebibyte, "resident memory grew \(growths[1]) downloading 1 GiB")
+    }
+}

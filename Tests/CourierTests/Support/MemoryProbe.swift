@@ -1,0 +1,83 @@
+import CAllocatorStats
+import Foundation
+import Synchronization
+
+/// Peak growth of the whole process's memory while some work runs, for the memory-bound suites.
+///
+/// Resident memory is a property of the whole process, so those suites run in a `swift test` of their own,
+/// with nothing else running: `scripts/test` skips every suite named `…MemoryTests` in the main run and then
+/// runs them alone (directly: `COURIER_MEMORY_TESTS=1 swift test --filter MemoryTests`).
+enum MemoryProbe {
+    /// Whether the memory-bound suites run: only when `scripts/test` runs them on their own.
+    static var runAlone: Bool { ProcessInfo.processInfo.environment["COURIER_MEMORY_TESTS"] == "1" }
+    static let mebibyte: Int64 = 1024 * 1024
+
+    /// How much memory grew at its peak while `work` ran and in the 250 ms after (a transfer cancelled at a
+    /// limit may still deliver what was in flight), sampled every 10 ms, and where it started.
+    struct Growth: CustomStringConvertible, Sendable {
+        /// Growth in bytes the C allocator handed out; `nil` where the allocator can't say.
+        let allocated: Int64?
+        /// Growth in resident memory, which also counts freed memory glibc keeps in its arenas.
+        let resident: Int64
+        /// Resident memory when the work began.
+        let residentBefore: Int64
+
+        var residentPeak: Int64 { residentBefore + resident }
+
+        var description: String {
+            let held = allocated.map { "\($0 / mebibyte) MiB allocated, " } ?? ""
+            return "\(held)\(resident / mebibyte) MiB resident (peak \(residentPeak / mebibyte) MiB)"
+        }
+    }
+
+    /// Runs `work` while sampling memory every 10 ms, and returns the peak growth.
+    /// Freed memory glibc keeps is given back first, so one measurement's peak does not hide the next one's.
+    static func peakGrowth(during work: () async throws -> Void) async rethrows -> Growth {
+        courier_release_free_memory()
+        let allocated = allocatedBytes() == nil ? nil : Peak { allocatedBytes() }
+        let resident = Peak { residentMemory() }
+        let sampler = Task {
+            while !Task.isCancelled {
+                allocated?.sample()
+                resident.sample()
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        defer { sampler.cancel() }
+        try await work()
+        try? await Task.sleep(for: .milliseconds(250))
+        allocated?.sample()
+        resident.sample()
+        return Growth(allocated: allocated?.growth, resident: resident.growth, residentBefore: resident.baseline)
+    }
+
+    /// The highest value a measure reached while sampled.
+    private final class Peak: Sendable {
+        let baseline: Int64
+        let highest: Atomic<Int64>
+        let measure: @Sendable () -> Int64?
+
+        init(_ measure: @escaping @Sendable () -> Int64?) {
+            self.measure = measure
+            baseline = measure() ?? 0
+            highest = Atomic(baseline)
+        }
+
+        func sample() { if let value = measure() { highest.max(value, ordering: .relaxed) } }
+        var growth: Int64 { highest.load(ordering: .relaxed) - baseline }
+    }
+
+    /// Bytes the C allocator has handed out and not taken back (see `courier_allocated_bytes`); `nil` where
+    /// that is not known.
+    static func allocatedBytes() -> Int64? {
+        let bytes = courier_allocated_bytes()
+        return bytes < 0 ? nil : Int64(bytes)
+    }
+
+    /// Resident memory of this process now, in bytes (Linux `/proc`); `nil` elsewhere.
+    static func residentMemory() -> Int64? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return line.flatMap { Int64($0.split(separator: " ").dropFirst().first ?? "") }.map { $0 * 1024 }
+    }
+}
