@@ -99,28 +99,4 @@ extension ContentDecodingConformanceTests {
         let echo = try JSONDecoder().decode(EchoConformanceTests.Echo.self, from: Data(contentsOf: file))
         #expect(echo.values(of: "Accept-Encoding") == ["identity"])
     }
-
-    /// A reader slower than the network still gets every byte once, in order (on Apple platforms the
-    /// URLSession task is suspended and resumed meanwhile).
-    @Test(arguments: TransportUnderTest.all)
-    func aSlowReaderGetsEveryByteInOrder(transport: TransportUnderTest) async throws {
-        let count = 3 * 1024 * 1024
-        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/testing/download/\(count)")
-        let (response, body) = try await transport.make().send(
-            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: "slow")
-        #expect(response.status == .ok)
-        var received = 0
-        var chunks = 0
-        var mismatch: Int?
-        for try await chunk in try #require(body) {
-            for (offset, byte) in chunk.enumerated() where mismatch == nil && byte != UInt8((received + offset) % 251) {
-                mismatch = received + offset
-            }
-            received += chunk.count
-            chunks += 1
-            if chunks % 8 == 0 { try await Task.sleep(for: .milliseconds(2)) }
-        }
-        #expect(received == count)
-        #expect(mismatch == nil, "byte \(mismatch ?? 0) differs from the pattern")
-    }
 }

@@ -27,8 +27,9 @@ public import OpenAPIRuntime
 /// - **Decoded bodies say so.** URLSession always decodes `gzip`, `deflate` and `br`; the response head then
 ///   drops `Content-Encoding` and `Content-Length` (which describe the bytes on the wire), so no layer above
 ///   decodes twice or trusts a length the body no longer has.
-/// - **Cancellation is race-free**: cancelling the Swift task, or dropping the response body before its end,
-///   cancels the URLSession task, whatever point the exchange has reached.
+/// - **Cancellation is race-free**: cancelling the Swift task while it waits for the head or reads the body,
+///   or dropping the body before its end, cancels the URLSession task, whatever point the exchange has
+///   reached.
 ///
 /// Request bodies are read before the request is sent: up to 1 MiB into memory, anything longer into a
 /// temporary file that URLSession streams from (URLSession on Linux cannot read a body from a stream).
@@ -95,7 +96,7 @@ public final class StreamingURLSessionTransport: ClientTransport {
         } onCancel: {
             exchange.cancel()
         }
-        return Self.makeResponse(response, body: exchange.body, method: request.method)
+        return Self.makeResponse(response, body: exchange.makeBody(), method: request.method)
     }
 
     /// The `URLRequest` for `request`: the base URL's text followed by the encoded path, with every field.

@@ -9,10 +9,10 @@ import Synchronization
 /// One request's life on a `URLSessionTask`: the response head it waits for, the body bytes it buffers for
 /// the reader (bounded), and its cancellation from any side.
 ///
-/// Every decision is made under one lock, and `URLSessionTask.suspend()`/`resume()`/`cancel()` are called
-/// under it too, so a suspension decided by the delegate can never land after the resumption the reader
-/// decided (a task suspended for good). Those calls are thread-safe and never call back into this type
-/// synchronously. Continuations are resumed outside the lock.
+/// Every decision is made under one lock, and the `URLSessionTask.suspend()`/`resume()` calls the delegate and
+/// the reader decide are made under it too, so a suspension can never land after the resumption meant to undo
+/// it (a task suspended for good). A cancellation records the end first, so no later suspension or resumption
+/// follows it. Continuations are resumed outside the lock.
 ///
 /// The reader takes everything that waits in one chunk, so a reader that is slower per chunk than URLSession
 /// catches up by taking more at a time. What may wait is bounded: on Apple platforms the task is suspended
@@ -48,8 +48,9 @@ final class TaskExchange: Sendable {
         self.spooledFile = spooledFile
     }
 
-    /// The response body as the reader sees it (read once); dropping it before its end cancels the task.
-    var body: Chunks { Chunks(reader: Reader(exchange: self)) }
+    /// The response body as the reader sees it; make it once, since dropping it before its end cancels the
+    /// task.
+    func makeBody() -> Chunks { Chunks(reader: Reader(exchange: self)) }
 
     /// Starts the task and waits for the response head (a 3xx included: redirects are never followed).
     func responseHead() async throws -> HTTPURLResponse {
@@ -69,7 +70,8 @@ final class TaskExchange: Sendable {
     func cancel() {
         let (head, reader) = state.withLock { state in
             if state.response == nil && state.headFailure == nil { state.headFailure = CancellationError() }
-            if state.end == nil { state.end = .some(CancellationError()) }
+            // Bytes dropped here make even a finished body end in an error, never a clean, short one.
+            if state.end == nil || !state.pending.isEmpty { state.end = .some(CancellationError()) }
             state.pending = []
             state.unread = 0
             defer { (state.head, state.reader) = (nil, nil) }
@@ -98,7 +100,8 @@ final class TaskExchange: Sendable {
 
     func received(_ data: Data) {
         let waiting = state.withLock { state -> CheckedContinuation<HTTPBody.ByteChunk?, any Error>? in
-            guard state.end == nil else { return nil }  // cancelled or failed: the bytes have nowhere to go
+            // Cancelled or failed: the bytes have nowhere to go.
+            guard state.end == nil, !data.isEmpty else { return nil }
             if let reader = state.reader {
                 state.reader = nil
                 return reader
@@ -215,7 +218,7 @@ final class TaskExchange: Sendable {
 /// A URLSession transfer on Linux failed because its reader fell too far behind: FoundationNetworking can't
 /// pause a transfer, so ``StreamingURLSessionTransport`` stops it rather than hold an unbounded body.
 public struct ReadAheadExceeded: Error, CustomStringConvertible, Sendable {
-    /// The most unread bytes the transport holds (its `readAheadLimit`).
+    /// The transport's `readAheadLimit`: it held this many unread bytes, plus the delivery that passed it.
     public let limit: Int
 
     /// What happened and what to do, in words.

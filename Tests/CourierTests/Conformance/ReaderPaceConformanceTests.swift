@@ -1,0 +1,86 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+/// A response body keeps pace with its reader on every transport: a slow reader gets every byte once and in
+/// order, and where the transport can't pause a transfer, a reader too far behind ends it rather than let
+/// unread bytes grow without bound.
+@Suite(.timeLimit(.minutes(1))) struct ReaderPaceConformanceTests {
+    /// A reader slower than the network still gets every byte once, in order (on Apple platforms the
+    /// URLSession task is suspended and resumed meanwhile).
+    @Test(arguments: TransportUnderTest.all)
+    func aSlowReaderGetsEveryByteInOrder(transport: TransportUnderTest) async throws {
+        let count = 3 * 1024 * 1024
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/testing/download/\(count)")
+        let (response, body) = try await transport.make().send(
+            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: "slow")
+        #expect(response.status == .ok)
+        var received = 0
+        var chunks = 0
+        var mismatch: Int?
+        for try await chunk in try #require(body) {
+            for (offset, byte) in chunk.enumerated() where mismatch == nil && byte != UInt8((received + offset) % 251) {
+                mismatch = received + offset
+            }
+            received += chunk.count
+            chunks += 1
+            if chunks % 8 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        #expect(received == count)
+        #expect(mismatch == nil, "byte \(mismatch ?? 0) differs from the pattern")
+    }
+
+    /// FoundationNetworking can't pause a transfer, so `StreamingURLSessionTransport` drops what waits and
+    /// ends the body with `ReadAheadExceeded` once its reader is `readAheadLimit` behind; on Apple platforms
+    /// the task is suspended instead and the reader gets the bytes.
+    @Test func aURLSessionReaderFarBehindEndsTheTransferInsteadOfGrowing() async throws {
+        let limit = 1024 * 1024
+        let transport = StreamingURLSessionTransport(readAheadLimit: limit)
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/testing/endless")
+        let (response, body) = try await transport.send(
+            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: "endless")
+        #expect(response.status == .ok)
+        try await Task.sleep(for: .seconds(2))  // the endless body outruns a reader that reads nothing
+        var received = 0
+        #if canImport(FoundationNetworking)
+            let error = await #expect(throws: ReadAheadExceeded.self) {
+                for try await chunk in try #require(body) { received += chunk.count }
+            }
+            #expect(error?.limit == limit)
+            #expect(received == 0, "bytes held past the limit were handed over")
+            #expect(error?.description.contains("fell more than 1024 KiB behind") == true)
+        #else
+            for try await chunk in try #require(body) {
+                received += chunk.count
+                if received > 4 * limit { break }
+            }
+            #expect(received > 4 * limit)
+        #endif
+    }
+
+    /// A reader whose task is cancelled gets an error or every byte, never a short body that looks complete,
+    /// even when the whole body arrived before it read.
+    @Test(arguments: TransportUnderTest.all)
+    func aCancelledReaderNeverSeesAShortBodyAsComplete(transport: TransportUnderTest) async throws {
+        let count = 200_000
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/bytes/\(count)")
+        let (_, received) = try await transport.make().send(
+            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: "bytes")
+        let body = try #require(received)
+        try await Task.sleep(for: .milliseconds(300))  // the body has arrived and waits unread
+        let outcome = await Task { () -> Result<Int, any Error> in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                var total = 0
+                for try await chunk in body { total += chunk.count }
+                return .success(total)
+            } catch {
+                return .failure(error)
+            }
+        }.value
+        if case .success(let total) = outcome {
+            #expect(total == count, "a cancelled read ended cleanly after \(total) of \(count) bytes")
+        }
+    }
+}
