@@ -8,7 +8,7 @@ import Testing
 ///
 /// Each case runs twice and the second run is bounded, as in ``StreamingMemoryTests``: the first pays for
 /// what starts lazily (the transport's threads and pools, the server's cached bomb, code touched for the
-/// first time). The process holds the in-process demo server too, so the figures are client plus server.
+/// first time). The demo server runs in a process of its own, so the figures are the client's alone.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct BodyLimitMemoryTests {
     static let mebibyte = MemoryProbe.mebibyte
 
@@ -39,9 +39,13 @@ import Testing
     func anOversizedBodyEndsAtTheLimitWithBoundedMemory(transport: TransportUnderTest, body: OversizedBody)
         async throws
     {
-        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
-            $0.maxBodySize = 10 * 1024 * 1024
+        try await TestServers.withDemoServerProcess { base in
+            let client = APIClient(baseURL: base, transport: transport.make()) { $0.maxBodySize = 10 * 1024 * 1024 }
+            try await expectBounded(body, over: transport, with: client)
         }
+    }
+
+    func expectBounded(_ body: OversizedBody, over transport: TransportUnderTest, with client: APIClient) async throws {
         var growths: [MemoryProbe.Growth] = []
         for _ in 1...2 {
             growths.append(
@@ -64,7 +68,15 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appending(path: "courier-1GiB-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
+        try await TestServers.withDemoServerProcess { base in
+            try await expectBoundedDownload(
+                size, to: folder, over: transport, with: APIClient(baseURL: base, transport: transport.make()))
+        }
+    }
+
+    func expectBoundedDownload(_ size: Int, to folder: URL, over transport: TransportUnderTest, with client: APIClient)
+        async throws
+    {
         var growths: [MemoryProbe.Growth] = []
         for run in 1...2 {
             let destination = folder.appending(path: "\(run).bin")

@@ -38,3 +38,55 @@ extension TestServers {
         }
     }
 }
+
+extension TestServers {
+    /// Runs `body` against the demo server in a process of its own (`courier-demo serve --port 0`, built
+    /// beside the tests), so that memory measured in this process is the client's alone.
+    static func withDemoServerProcess<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let server = try DemoServerProcess()
+        defer { server.stop() }
+        return try await body(server.baseURL)
+    }
+}
+
+/// `courier-demo serve` running as a child process, stopped by ``stop()``.
+private final class DemoServerProcess {
+    let baseURL: URL
+    private let process = Process()
+
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init() throws {
+        let tests = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
+        let binary = tests.deletingLastPathComponent().appending(path: "courier-demo")
+        guard FileManager.default.isExecutableFile(atPath: binary.path(percentEncoded: false)) else {
+            throw StartFailure(description: "no courier-demo beside the tests at \(binary.path); build it first")
+        }
+        let output = Pipe()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0"]
+        process.standardOutput = output
+        try process.run()
+        // The server prints one line with its address once it listens.
+        var text = ""
+        while !text.contains("\n") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        guard let start = text.range(of: "listening on "),
+            let url = URL(string: String(text[start.upperBound...].prefix { $0 != " " && $0 != "\n" }))
+        else {
+            process.terminate()
+            throw StartFailure(description: "courier-demo serve printed no address: \(text)")
+        }
+        baseURL = url
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}

@@ -55,7 +55,7 @@ public final class StreamingURLSessionTransport: ClientTransport {
     /// `timeoutIntervalForRequest`); `bufferSize` and `readAheadLimit` bound the unread bytes it holds.
     public init(
         configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval = 60,
-        bufferSize: Int = 256 * 1024, readAheadLimit: Int = 32 * 1024 * 1024
+        bufferSize: Int = 256 * 1024, readAheadLimit: Int = 64 * 1024 * 1024
     ) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
         configuration.urlCache = nil

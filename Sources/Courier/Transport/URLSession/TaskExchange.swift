@@ -223,7 +223,7 @@ public struct ReadAheadExceeded: Error, CustomStringConvertible, Sendable {
 
     /// What happened and what to do, in words.
     public var description: String {
-        "the reader fell more than \(limit / 1024) KiB behind the network, and URLSession on Linux cannot pause "
-            + "a transfer; read faster, raise readAheadLimit, or use HTTPClientTransport"
+        "the reader fell more than \(BodyCollector.TooLarge.text(bytes: limit)) behind the network, and URLSession "
+            + "on Linux cannot pause a transfer; read faster, raise readAheadLimit, or use HTTPClientTransport"
     }
 }
