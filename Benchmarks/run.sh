@@ -7,14 +7,14 @@
 #   4. the 1 GiB download to a file, a fresh process per client and round (peak RSS, throughput);
 #   5. stops nginx, runs the ordo-one micro benchmarks (Courier's own path vs JSONDecoder alone);
 #   6. prints the table of ratios and absolute figures and writes it to results/latest.md.
-# Knobs (environment): E2E_ROUNDS (3), E2E_SECONDS per cell (2.5), E2E_WARMUP seconds (0.5),
-# E2E_CONCURRENCY ("1 16 64"), E2E_PIN (1: client and nginx on separate CPUs), DOWNLOAD_ROUNDS (3),
+# Knobs (environment): E2E_ROUNDS (5), E2E_SECONDS per cell (2.5), E2E_WARMUP seconds (0.5),
+# E2E_CONCURRENCY ("1 16 64"), E2E_PIN (0; 1: client and nginx on separate CPUs), DOWNLOAD_ROUNDS (3),
 # SKIP_MICRO=1, SKIP_DOWNLOAD=1.
 set -euo pipefail
 cd "$(dirname "$0")"
 bench_dir=$PWD
 
-rounds=${E2E_ROUNDS:-3}
+rounds=${E2E_ROUNDS:-5}
 cell_seconds=${E2E_SECONDS:-2.5}
 warmup_seconds=${E2E_WARMUP:-0.5}
 download_rounds=${DOWNLOAD_ROUNDS:-3}
@@ -23,12 +23,13 @@ read -r -a concurrency <<<"${E2E_CONCURRENCY:-1 16 64}"
 log() { printf '== %s\n' "$*" >&2; }
 
 # With two or more CPUs, nginx gets the last one and the client the rest, so that neither takes the
-# other's core and CPU per request stays steady from round to round (E2E_PIN=0 turns this off).
+# other's core and CPU per request stays steadier from round to round. Off by default (E2E_PIN=1 turns it on):
+# users don't pin, and pinning hides how a client batches work under load.
 cpus=$(nproc)
 server_pin=()
 client_pin=()
 pinning="Client and server were not pinned to CPUs."
-if [ "${E2E_PIN:-1}" = 1 ] && [ "$cpus" -ge 2 ] && command -v taskset >/dev/null; then
+if [ "${E2E_PIN:-0}" = 1 ] && [ "$cpus" -ge 2 ] && command -v taskset >/dev/null; then
     client_cpus=0
     [ "$cpus" -gt 2 ] && client_cpus="0-$((cpus - 2))"
     server_pin=(taskset -c "$((cpus - 1))")

@@ -13,6 +13,8 @@ struct CellResult: Codable {
     var p50Microseconds: Double
     var p99Microseconds: Double
     var cpuMicrosecondsPerRequest: Double
+    /// Context switches of the whole process per request (`nil` in results from before it was measured).
+    var contextSwitchesPerRequest: Double?
     var allocationsPerRequest: Double?
 
     init(client: ClientKind, concurrency: Int, round: Int, window: LoadWindow) {
@@ -28,6 +30,7 @@ struct CellResult: Codable {
         p50Microseconds = window.latencyMicroseconds(at: 50)
         p99Microseconds = window.latencyMicroseconds(at: 99)
         cpuMicrosecondsPerRequest = window.cpuMicroseconds / done
+        contextSwitchesPerRequest = Double(window.contextSwitches) / done
         allocationsPerRequest = window.allocations.map { Double($0) / done }
     }
 
@@ -37,8 +40,9 @@ struct CellResult: Codable {
         let failed = errors > 0 ? "  ERRORS \(errors): \(firstError ?? "")" : ""
         let name = client.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
         return String(
-            format: "round %d  c=%-3d %@ %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs  CPU %6.1f µs/req  allocs %@/req",
+            format:
+                "round %d  c=%-3d %@ %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs  CPU %6.1f µs/req  cs %5.2f/req  allocs %@/req",
             round, concurrency, name, requestsPerSecond, p50Microseconds, p99Microseconds, cpuMicrosecondsPerRequest,
-            allocations) + failed
+            contextSwitchesPerRequest ?? 0, allocations) + failed
     }
 }

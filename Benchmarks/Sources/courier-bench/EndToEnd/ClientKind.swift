@@ -4,6 +4,10 @@ import ArgumentParser
 /// called directly (what any swift-openapi-runtime client pays at least), or Courier over that transport.
 enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
     case rawAHC = "raw-ahc"
+    /// Raw AsyncHTTPClient as most users write it: on `HTTPClient.shared`.
+    case rawAHCShared = "raw-ahc-shared"
+    /// Courier as shipped: `APIClient(baseURL:)` with its default transport and shared client.
+    case courierShipped = "courier-shipped"
     case transportAHC = "transport-ahc"
     case courierAHC = "courier-ahc"
     case transportThinAHC = "transport-thin-ahc"
@@ -11,12 +15,15 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
     case rawURLSession = "raw-urlsession"
     case transportURLSession = "transport-urlsession"
     case courierURLSession = "courier-urlsession"
+    /// Courier over its own `StreamingURLSessionTransport`.
+    case courierStreamingURLSession = "courier-streaming-urlsession"
 
     /// The raw client this kind is compared with (itself for a raw client).
     var baseline: ClientKind {
         switch self {
         case .rawAHC, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC: .rawAHC
-        case .rawURLSession, .transportURLSession, .courierURLSession: .rawURLSession
+        case .rawAHCShared, .courierShipped: .rawAHCShared
+        case .rawURLSession, .transportURLSession, .courierURLSession, .courierStreamingURLSession: .rawURLSession
         }
     }
 
@@ -24,6 +31,8 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
     var title: String {
         switch self {
         case .rawAHC: "raw AsyncHTTPClient"
+        case .rawAHCShared: "raw AsyncHTTPClient on HTTPClient.shared"
+        case .courierShipped: "Courier as shipped (APIClient(baseURL:))"
         case .transportAHC: "AsyncHTTPClientTransport alone"
         case .courierAHC: "Courier + AsyncHTTPClientTransport"
         case .transportThinAHC: "HTTPClientTransport alone"
@@ -31,6 +40,7 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
         case .rawURLSession: "raw URLSession"
         case .transportURLSession: "URLSessionTransport alone"
         case .courierURLSession: "Courier + URLSessionTransport"
+        case .courierStreamingURLSession: "Courier + StreamingURLSessionTransport"
         }
     }
 }

@@ -10,7 +10,7 @@ struct EndToEndCommand: AsyncParsableCommand {
     @Option(help: "The server, on 127.0.0.1.")
     var baseURL: String
 
-    @Option(parsing: .upToNextOption, help: "Clients, in the order each round runs them.")
+    @Option(parsing: .upToNextOption, help: "Clients, in the order the first round runs them (rotated each round).")
     var clients: [ClientKind] = ClientKind.allCases
 
     @Option(parsing: .upToNextOption, help: "Concurrency levels (tasks in flight).")
@@ -50,7 +50,9 @@ struct EndToEndCommand: AsyncParsableCommand {
         do {
             for round in 1...rounds {
                 for level in concurrency {
-                    for kind in clients {
+                    // The order rotates each round, so no client always runs first (or right after another).
+                    let offset = (round - 1) % clients.count
+                    for kind in clients[offset...] + clients[..<offset] {
                         let cell = try await measure(
                             kind, concurrency: level, round: round, on: loadClients,
                             countingAllocations: countsAllocations)

@@ -45,7 +45,15 @@ struct LoadClients: Sendable {
     func fetch(_ kind: ClientKind, login: String = "octocat") -> Fetch {
         switch kind {
         case .rawAHC:
-            return { try await rawAHC(login: login) }
+            return { try await rawAHC(login: login, on: httpClient) }
+        case .rawAHCShared:
+            return { try await rawAHC(login: login, on: .shared) }
+        case .courierShipped:
+            let client = APIClient(baseURL: baseURL)
+            return { try await client.send(GetUser(login: login)) }
+        case .courierStreamingURLSession:
+            let client = APIClient(baseURL: baseURL, transport: StreamingURLSessionTransport.shared)
+            return { try await client.send(GetUser(login: login)) }
         case .rawURLSession:
             return { try await rawURLSession(login: login) }
         case .transportAHC:
@@ -71,9 +79,9 @@ struct LoadClients: Sendable {
         }
     }
 
-    private func rawAHC(login: String) async throws -> User {
+    private func rawAHC(login: String, on client: HTTPClient) async throws -> User {
         let request = HTTPClientRequest(url: "\(baseURL.absoluteString)/users/\(login)")
-        let response = try await httpClient.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(30))
         guard response.status == .ok else { throw UnexpectedStatus(code: Int(response.status.code)) }
         let body = try await response.body.collect(upTo: 1 << 20)
         return try decoder.decode(User.self, from: Data(buffer: body))

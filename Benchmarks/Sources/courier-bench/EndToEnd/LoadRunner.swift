@@ -12,6 +12,7 @@ struct LoadRunner {
         let quota = max(1, maxRequests / concurrency)
         let clock = ContinuousClock()
         let cpuBefore = ProcessCPU.microseconds()
+        let switchesBefore = ProcessCPU.contextSwitches()
         let allocationsBefore = countsAllocations ? AllocationCounter.count() : 0
         let start = clock.now
         let deadline = start + duration
@@ -29,6 +30,7 @@ struct LoadRunner {
         }
         window.seconds = Self.seconds(clock.now - start)
         window.cpuMicroseconds = ProcessCPU.microseconds() - cpuBefore
+        window.contextSwitches = ProcessCPU.contextSwitches() - switchesBefore
         if countsAllocations { window.allocations = AllocationCounter.count() - allocationsBefore }
         window.latencies.sort()
         return window

@@ -5,6 +5,8 @@ struct LoadWindow {
     var firstError: String?
     var seconds = 0.0
     var cpuMicroseconds = 0.0
+    /// Voluntary + involuntary context switches of the whole process.
+    var contextSwitches = 0
     /// `nil` when the malloc interposer isn't loaded.
     var allocations: Int?
     /// Every successful request's latency, in nanoseconds, sorted.

@@ -4,18 +4,28 @@
     import Darwin
 #endif
 
-/// CPU time the whole process has used (user + system, every thread), from `getrusage(RUSAGE_SELF)`.
+/// What the whole process has used so far (every thread), from `getrusage(RUSAGE_SELF)`.
 enum ProcessCPU {
-    /// Microseconds of CPU used so far.
+    /// Microseconds of CPU used so far, user + system.
     static func microseconds() -> Double {
+        guard let usage = usage() else { return 0 }
+        func micros(_ time: timeval) -> Double { Double(time.tv_sec) * 1e6 + Double(time.tv_usec) }
+        return micros(usage.ru_utime) + micros(usage.ru_stime)
+    }
+
+    /// Context switches so far, voluntary (a thread waited) + involuntary (a thread was preempted).
+    static func contextSwitches() -> Int {
+        guard let usage = usage() else { return 0 }
+        return Int(usage.ru_nvcsw) + Int(usage.ru_nivcsw)
+    }
+
+    private static func usage() -> rusage? {
         var usage = rusage()
         #if canImport(Glibc)
             let who = __rusage_who_t(RUSAGE_SELF.rawValue)
         #else
             let who = RUSAGE_SELF
         #endif
-        guard getrusage(who, &usage) == 0 else { return 0 }
-        func micros(_ time: timeval) -> Double { Double(time.tv_sec) * 1e6 + Double(time.tv_usec) }
-        return micros(usage.ru_utime) + micros(usage.ru_stime)
+        return getrusage(who, &usage) == 0 ? usage : nil
     }
 }

@@ -8,6 +8,7 @@ struct EndToEndSummary {
         /// The lowest and highest CPU per request over the rounds, to show the noise.
         var cpuRange: ClosedRange<Double>
         var allocationsPerRequest: Double?
+        var contextSwitchesPerRequest: Double?
         var rounds: Int
         var errors: Int
     }
@@ -35,6 +36,7 @@ struct EndToEndSummary {
         figures = grouped.mapValues { cells in
             let cpu = cells.map(\.cpuMicrosecondsPerRequest)
             let allocations = cells.compactMap(\.allocationsPerRequest)
+            let switches = cells.compactMap(\.contextSwitchesPerRequest)
             return Figures(
                 requestsPerSecond: median(cells.map(\.requestsPerSecond)),
                 p50: median(cells.map(\.p50Microseconds)),
@@ -42,6 +44,7 @@ struct EndToEndSummary {
                 cpuPerRequest: median(cpu),
                 cpuRange: (cpu.min() ?? 0)...(cpu.max() ?? 0),
                 allocationsPerRequest: allocations.isEmpty ? nil : median(allocations),
+                contextSwitchesPerRequest: switches.isEmpty ? nil : median(switches),
                 rounds: cells.count,
                 errors: cells.map(\.errors).reduce(0, +))
         }

@@ -12,7 +12,8 @@ struct Report {
 
     /// The variants compared with their raw client, in table order.
     private let compared: [ClientKind] = [
-        .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC, .transportURLSession, .courierURLSession,
+        .courierShipped, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC, .transportURLSession,
+        .courierURLSession, .courierStreamingURLSession,
     ]
 
     func render() -> String {
@@ -30,13 +31,16 @@ struct Report {
             "Medians of \(endToEnd.rounds) interleaved rounds (raw, Courier, … per concurrency), "
                 + String(format: "%.1f", endToEnd.secondsPerCell)
                 + " s per cell after a warm-up. Raw and Courier share one `HTTPClient` (64-connection pool) or one "
-                + "`URLSession` (64 connections per host). \(pinning) Above 1.00× costs more than raw, except "
+                + "`URLSession` (64 connections per host), except \"Courier as shipped\" (`APIClient(baseURL:)`, on "
+                + "Courier's `sharedClient`), which is compared with raw AsyncHTTPClient on `HTTPClient.shared`, as "
+                + "most users write it. Context switches are the whole client process's (`ru_nvcsw + ru_nivcsw`). "
+                + "\(pinning) Above 1.00× costs more than raw, except "
                 + "req/s. CPU is the whole client process's user + system time per request (the steady metric); "
                 + "Δ is the variant − raw. \"alone\" calls the `ClientTransport` directly (`send`, collect the "
                 + "`HTTPBody`, decode): the least any swift-openapi-runtime client pays.",
             "",
-            "| variant / raw | c | req/s | p50 | p99 | CPU/req (Δ µs) | allocs/req (Δ) |",
-            "|---|--:|--:|--:|--:|--:|--:|",
+            "| variant / raw | c | req/s | p50 | p99 | CPU/req (Δ µs) | context switches/req (Δ) | allocs/req (Δ) |",
+            "|---|--:|--:|--:|--:|--:|--:|--:|",
         ]
         for concurrency in endToEnd.concurrencies {
             for variant in compared {
@@ -54,6 +58,7 @@ struct Report {
                         ratio(mine.p50, raw.p50), ratio(mine.p99, raw.p99),
                         ratio(mine.cpuPerRequest, raw.cpuPerRequest)
                             + String(format: " (%+.1f)", mine.cpuPerRequest - raw.cpuPerRequest),
+                        switches(mine, raw),
                         allocations,
                     ]))
             }
@@ -61,12 +66,18 @@ struct Report {
         return lines
     }
 
+    /// Context switches per request against the raw client's, with the difference.
+    private func switches(_ mine: EndToEndSummary.Figures, _ raw: EndToEndSummary.Figures) -> String {
+        guard let own = mine.contextSwitchesPerRequest, let base = raw.contextSwitchesPerRequest else { return "n/a" }
+        return ratio(own, base) + String(format: " (%+.2f)", own - base)
+    }
+
     private func absoluteTable() -> [String] {
         var lines = [
             "### Absolute figures (medians; CPU range over the rounds)",
             "",
-            "| client | c | req/s | p50 µs | p99 µs | CPU µs/req | CPU range | allocs/req |",
-            "|---|--:|--:|--:|--:|--:|--:|--:|",
+            "| client | c | req/s | p50 µs | p99 µs | CPU µs/req | CPU range | context switches/req | allocs/req |",
+            "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
         ]
         for concurrency in endToEnd.concurrencies {
             for client in endToEnd.clients {
@@ -77,6 +88,7 @@ struct Report {
                         String(format: "%.1f", figures.p50), String(format: "%.1f", figures.p99),
                         String(format: "%.1f", figures.cpuPerRequest),
                         String(format: "%.1f–%.1f", figures.cpuRange.lowerBound, figures.cpuRange.upperBound),
+                        figures.contextSwitchesPerRequest.map { String(format: "%.2f", $0) } ?? "n/a",
                         figures.allocationsPerRequest.map { String(format: "%.1f", $0) } ?? "n/a",
                     ]))
             }
