@@ -13,11 +13,12 @@ import Testing
             let accounts = AccountClient(baseURL: base)
             let me = try await accounts.logIn(
                 email: DemoCredentials.loginEmail, password: Secret(DemoCredentials.loginPassword),
-                tokenLifetime: .seconds(1))
+                tokenLifetime: .seconds(3))
             #expect(me.email == DemoCredentials.loginEmail)
             // A refreshed token keeps the login's lifetime, so the login's own `me()` must come well inside
-            // it (a loaded machine ran it 300 ms late), and this wait well past it.
-            try await Task.sleep(for: .milliseconds(1_300))
+            // it, and the call after the refresh too (a loaded machine ran them over a second late), and this
+            // wait past it.
+            try await Task.sleep(for: .milliseconds(3_500))
             #expect(try await accounts.me().name == "Ada Lovelace")
             let stats = try await APIClient(baseURL: base).send(APIRequest<AuthStats>.get("/auth/stats"))
             #expect(stats.refreshes == 1)
