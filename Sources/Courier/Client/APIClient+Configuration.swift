@@ -28,8 +28,8 @@ extension APIClient {
         /// Origins besides the base URL's that requests may go to: absolute URLs (``RoutePath/url(_:)``) and
         /// next-page links. Empty by default, so a link or URL elsewhere is refused before it is sent. A listed
         /// origin gets the client's middleware and default headers, but not its default query items, nor the
-        /// credentials of ``CredentialMiddleware`` and ``TokenRefreshMiddleware`` unless they name it. Redirects may go to any `http(s)` origin (see
-        /// ``redirectPolicy``), without credentials.
+        /// credentials of ``CredentialMiddleware`` and ``TokenRefreshMiddleware`` unless they name it.
+        /// Redirects may go to any `http(s)` origin (see ``redirectPolicy``), without credentials.
         public var allowedOrigins: Set<Origin> = []
         /// How redirects are followed, unless an endpoint sets its own: up to 10 hops, credentials only within
         /// an origin, never from `https` to `http` (see ``RedirectPolicy``).

@@ -195,14 +195,11 @@ extension APIClient {
             let (response, responseBody) = try await MiddlewareContext.$current.withValue(context) {
                 try await next(0, request, body, url)
             }
-            var trail = trail
-            trail.sent += context.sentRequests
             return Delivery(
-                request: request, response: response, body: responseBody, attempts: context.attempts, trail: trail)
+                request: request, response: response, body: responseBody, attempts: context.attempts,
+                trail: trail.adding(sent: context.sentRequests))
         } catch {
-            var trail = trail
-            trail.sent += context.sentRequests
-            var error = failureContext(for: request, trail: trail).sending(
+            var error = failureContext(for: request, trail: trail.adding(sent: context.sentRequests)).sending(
                 error, fromTransport: context.didTransportFail)
             if context.attempts > 1 { error.attempts = context.attempts }
             throw error
@@ -282,8 +279,6 @@ extension APIClient {
     /// to a decoder as they are.
     private func decodingContent(_ delivery: Delivery) async throws(APIError) -> Delivery {
         guard delivery.body != nil, let found = ContentCoding.of(delivery.response) else { return delivery }
-        var response = delivery.response
-        response.headerFields[.contentEncoding] = nil
         switch found {
         case .failure(let failure):
             await Self.discard(delivery.body)
@@ -296,6 +291,8 @@ extension APIClient {
                 message: "a partial (206) response encoded as \(coding.rawValue) can't be decoded on its own",
                 response: delivery.response)
         case .success(let coding):
+            var response = delivery.response
+            response.headerFields[.contentEncoding] = nil
             response.headerFields[.contentLength] = nil
             let body = delivery.body.map {
                 HTTPBody(DecodedChunks(base: $0, coding: coding), length: .unknown, iterationBehavior: .single)

@@ -18,9 +18,10 @@ enum ContentCoding: String, Sendable {
         let codings = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
             !$0.isEmpty && $0 != "identity"
         }
-        if codings.isEmpty { return nil }
-        let coding = codings.count == 1 ? codings[0] == "x-gzip" ? .gzip : ContentCoding(rawValue: codings[0]) : nil
-        guard let coding else { return .failure(.unsupported(header)) }
+        guard let name = codings.first else { return nil }
+        guard codings.count == 1, let coding = name == "x-gzip" ? .gzip : ContentCoding(rawValue: name) else {
+            return .failure(.unsupported(header))
+        }
         return .success(coding)
     }
 
@@ -147,15 +148,15 @@ final class Inflater {
 
     /// Inflates from the front of `input` (removing what it consumed) into at most `limit` new bytes.
     func inflate(_ input: inout ArraySlice<UInt8>, upTo limit: Int) throws -> (output: [UInt8], ended: Bool) {
-        var output = [UInt8](repeating: 0, count: limit)
         var result: Int32 = Z_OK
         var consumed = 0
-        let written = output.withUnsafeMutableBytes { out in
-            input.withUnsafeBytes { source in
+        // Room for `limit` bytes, of which only what zlib writes is ever initialised (no zero-filling).
+        let output = [UInt8](unsafeUninitializedCapacity: limit) { out, initialized in
+            initialized = input.withUnsafeBytes { source in
                 stream.pointee.next_in = UnsafeMutablePointer(
                     mutating: source.baseAddress?.assumingMemoryBound(to: Bytef.self))
                 stream.pointee.avail_in = uInt(source.count)
-                stream.pointee.next_out = out.baseAddress?.assumingMemoryBound(to: Bytef.self)
+                stream.pointee.next_out = out.baseAddress
                 stream.pointee.avail_out = uInt(out.count)
                 result = CCourierZlib.inflate(stream, Z_NO_FLUSH)
                 consumed = source.count - Int(stream.pointee.avail_in)
@@ -167,9 +168,8 @@ final class Inflater {
         input = input.dropFirst(consumed)
         switch result {
         case Z_OK, Z_STREAM_END:
-            output.removeSubrange(written...)
             return (output, result == Z_STREAM_END)
-        case Z_BUF_ERROR where consumed == 0 && written == 0 && input.isEmpty:
+        case Z_BUF_ERROR where consumed == 0 && output.isEmpty && input.isEmpty:
             return ([], false)  // needs more input
         default:
             let reason = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(result)"

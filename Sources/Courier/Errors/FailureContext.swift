@@ -148,4 +148,9 @@ struct Trail: Sendable {
     var redirects: [Redirect] = []
     /// Request heads that went out (after middleware), earlier hops included.
     var sent: [HTTPRequest] = []
+
+    /// This trail with `heads` sent after what it holds (no copy on the first hop).
+    func adding(sent heads: [HTTPRequest]) -> Trail {
+        Trail(redirects: redirects, sent: sent.isEmpty ? heads : sent + heads)
+    }
 }

@@ -98,8 +98,9 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// The secret values `requests` carried (secret query values, credential header values, the token inside
-    /// `Bearer …`, the password inside `Basic …`, cookie values), each in every spelling it can take in text: as sent, percent-decoded, percent-encoded (query and form, either hex case),
-    /// JSON-escaped, and base64 for `Basic` credentials. Longest first, so a longer spelling is hidden whole.
+    /// `Bearer …`, the password inside `Basic …`, cookie values), each in every spelling it can take in text:
+    /// as sent, percent-decoded, percent-encoded (query and form, either hex case), JSON-escaped, and base64
+    /// for `Basic` credentials. Longest first, so a longer spelling is hidden whole.
     func secrets(in requests: [HTTPRequest]) -> [String] {
         var values: Set<String> = []
         for request in requests {

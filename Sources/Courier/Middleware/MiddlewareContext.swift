@@ -33,7 +33,7 @@ public final class MiddlewareContext: Sendable {
     private let attemptCount = Atomic<Int>(0)
     private let transportThrew = Atomic<Bool>(false)
     /// Every request head handed to the transport, so that errors can hide the secrets middleware added.
-    private let sent = Mutex<SentHeads>(SentHeads())
+    private let sent = Mutex<[HTTPRequest]>([])
 
     init(redaction: Redaction, baseOrigin: Origin?) {
         self.redaction = redaction
@@ -48,27 +48,14 @@ public final class MiddlewareContext: Sendable {
 
     /// Notes a head as the transport received it.
     func recordSent(_ request: HTTPRequest) {
-        sent.withLock { $0.record(request) }
+        sent.withLock { $0.append(request) }
     }
 
     /// The heads the transport received, in order.
-    var sentRequests: [HTTPRequest] { sent.withLock { $0.all } }
+    var sentRequests: [HTTPRequest] { sent.withLock { $0 } }
 
     func transportFailed() { transportThrew.store(true, ordering: .relaxed) }
     func transportSucceeded() { transportThrew.store(false, ordering: .relaxed) }
     /// Whether the latest transport call threw.
     var didTransportFail: Bool { transportThrew.load(ordering: .relaxed) }
-}
-
-/// The heads a context saw go to the transport: the latest apart, so that one send stores no array.
-private struct SentHeads {
-    private var latest: HTTPRequest?
-    private var earlier: [HTTPRequest] = []
-
-    mutating func record(_ request: HTTPRequest) {
-        if let latest { earlier.append(latest) }
-        latest = request
-    }
-
-    var all: [HTTPRequest] { earlier + (latest.map { [$0] } ?? []) }
 }

@@ -80,6 +80,7 @@ private final class DemoServerProcess {
             let url = URL(string: String(text[start.upperBound...].prefix { $0 != " " && $0 != "\n" }))
         else {
             process.terminate()
+            process.waitUntilExit()
             throw StartFailure(description: "courier-demo serve printed no address: \(text)")
         }
         baseURL = url
