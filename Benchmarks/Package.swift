@@ -15,7 +15,6 @@ let package = Package(
     dependencies: [
         .package(name: "Courier", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
@@ -35,15 +34,14 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
-        // End-to-end load against nginx, the 1 GiB download, and the report (`courier-bench --help`).
-        .executableTarget(
-            name: "courier-bench",
+        // The clients under test, each written as a competent user would: shared by the load runner and by
+        // the callgrind runs of `courier-path e2e`.
+        .target(
+            name: "BenchmarkClients",
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Courier", package: "Courier"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -54,10 +52,28 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
-        // N requests through Courier's whole path and a canned transport, for callgrind (`instructions.sh`).
+        // End-to-end load against nginx, the 1 GiB download, and the report (`courier-bench --help`).
+        .executableTarget(
+            name: "courier-bench",
+            dependencies: [
+                "BenchmarkClients",
+                "BenchmarkSupport",
+                .product(name: "Courier", package: "Courier"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // N requests through Courier's whole path and a canned transport, or through any client of the load
+        // test against nginx, for callgrind (`instructions.sh`).
         .executableTarget(
             name: "courier-path",
             dependencies: [
+                "BenchmarkClients",
                 "BenchmarkSupport",
                 .product(name: "Courier", package: "Courier"),
             ],

@@ -1,157 +1,117 @@
 #!/usr/bin/env bash
 # Runs Courier's whole benchmark suite from a clean checkout and writes results/latest.md:
-#   1. installs nginx (Debian) if it is missing, builds courier-bench in release;
-#   2. starts nginx (one worker, keep-alive) on a free 127.0.0.1 port, serving fixtures/user.json at
-#      /users/octocat and a 1 GiB file (made here, in a temporary folder) at /big.bin;
-#   3. end-to-end GET + decode, raw clients vs Courier, interleaved, at concurrency 1, 16 and 64;
+#   1. installs nginx, valgrind and GNU time (Debian) when missing, builds courier-bench in release;
+#   2. starts nginx (one worker, keep-alive) on a free 127.0.0.1 port (nginx.sh), serving fixtures/user.json
+#      at /users/octocat, a sparse 1 GiB file at /big.bin and its request counter at /nginx_status;
+#   3. end-to-end GET + decode, raw clients vs Courier, interleaved, at concurrency 1, 16 and 64, in three
+#      passes: the main one as users run (unpinned, no interposer) under /usr/bin/time -v; pinned; and under
+#      the old harness's conditions (pinned, malloc interposer preloaded and counting allocations);
 #   4. the 1 GiB download to a file, a fresh process per client and round (peak RSS, throughput);
-#   5. stops nginx, runs the ordo-one micro benchmarks (Courier's own path vs JSONDecoder alone);
-#   6. prints the table of ratios and absolute figures and writes it to results/latest.md.
-# Knobs (environment): E2E_ROUNDS (5), E2E_SECONDS per cell (2.5), E2E_WARMUP seconds (0.5),
-# E2E_CONCURRENCY ("1 16 64"), E2E_PIN (0; 1: client and nginx on separate CPUs), DOWNLOAD_ROUNDS (3),
-# SKIP_MICRO=1, SKIP_DOWNLOAD=1.
+#   5. instructions per request with callgrind, end to end and over a canned transport (instructions.sh);
+#   6. the ordo-one micro benchmarks (Courier's own path vs JSONDecoder alone);
+#   7. prints the report and writes it to results/latest.md.
+# Knobs (environment): E2E_ROUNDS (5), E2E_SIDE_ROUNDS for the pinned and old-conditions passes (2; 0 skips
+# them), E2E_SECONDS per cell (2.5), E2E_WARMUP seconds (0.5), E2E_CONCURRENCY ("1 16 64"), E2E_CLIENTS (all),
+# DOWNLOAD_ROUNDS (3), SKIP_DOWNLOAD=1, SKIP_CALLGRIND=1, SKIP_MICRO=1.
 set -euo pipefail
 cd "$(dirname "$0")"
 bench_dir=$PWD
 
 rounds=${E2E_ROUNDS:-5}
+side_rounds=${E2E_SIDE_ROUNDS:-2}
 cell_seconds=${E2E_SECONDS:-2.5}
 warmup_seconds=${E2E_WARMUP:-0.5}
 download_rounds=${DOWNLOAD_ROUNDS:-3}
 read -r -a concurrency <<<"${E2E_CONCURRENCY:-1 16 64}"
+client_args=()
+if [ -n "${E2E_CLIENTS:-}" ]; then read -r -a chosen <<<"$E2E_CLIENTS" && client_args=(--clients "${chosen[@]}"); fi
 
 log() { printf '== %s\n' "$*" >&2; }
 
-# With two or more CPUs, nginx gets the last one and the client the rest, so that neither takes the
-# other's core and CPU per request stays steadier from round to round. Off by default (E2E_PIN=1 turns it on):
-# users don't pin, and pinning hides how a client batches work under load.
-cpus=$(nproc)
-server_pin=()
-client_pin=()
-pinning="Client and server were not pinned to CPUs."
-if [ "${E2E_PIN:-0}" = 1 ] && [ "$cpus" -ge 2 ] && command -v taskset >/dev/null; then
-    client_cpus=0
-    [ "$cpus" -gt 2 ] && client_cpus="0-$((cpus - 2))"
-    server_pin=(taskset -c "$((cpus - 1))")
-    client_pin=(taskset -c "$client_cpus")
-    pinning="The client ran on CPU $client_cpus and nginx on CPU $((cpus - 1)) (taskset)."
-fi
-
-find_nginx() { command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true; }
-nginx_bin=$(find_nginx)
-if [ -z "$nginx_bin" ]; then
-    log "installing nginx (apt-get)"
+missing=()
+command -v valgrind >/dev/null || [ "${SKIP_CALLGRIND:-0}" = 1 ] || missing+=(valgrind)
+[ -x /usr/bin/time ] || missing+=(time)
+if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]} (apt-get)"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
-    nginx_bin=$(find_nginx)
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-[ -n "$nginx_bin" ] || { echo "run.sh: nginx is not installed and could not be installed" >&2; exit 1; }
 
-log "building courier-bench (release)"
+log "building courier-bench and the malloc interposer (release)"
 swift build -c release --product courier-bench
+swift build -c release --product MallocInterposerSwift
 bin_dir=$(swift build -c release --show-bin-path)
 bench="$bin_dir/courier-bench"
+interposer="$bin_dir/libMallocInterposerSwift.so"
 
 work=$(mktemp -d)
-chmod 755 "$work"  # nginx's worker may run as another user
-nginx_pid=""
-cleanup() {
-    if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-        kill "$nginx_pid" && wait "$nginx_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+nginx_pin=()
+source ./nginx.sh
+trap 'nginx_stop; rm -rf "$work"' EXIT
+mkdir -p "$work/results"
+nginx_prepare "$work"
+nginx_start
+log "nginx $nginx_version (pid $nginx_pid) on $base_url"
 
-mkdir -p "$work/www/users" "$work/nginx" "$work/results"
-cp fixtures/user.json "$work/www/users/octocat"
-truncate -s 1G "$work/www/big.bin"  # sparse: served from the page cache, never committed
-chmod -R a+rX "$work/www"
-
-write_nginx_config() {
-    local port=$1 dir="$work/nginx"
-    cat >"$dir/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    server_tokens off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_timeout 120s;
-    keepalive_requests 1000000;
-    open_file_cache max=16 inactive=120s;
-    open_file_cache_valid 120s;
-    client_body_temp_path $dir/client_body;
-    proxy_temp_path $dir/proxy;
-    fastcgi_temp_path $dir/fastcgi;
-    uwsgi_temp_path $dir/uwsgi;
-    scgi_temp_path $dir/scgi;
-    default_type application/octet-stream;
-    server {
-        listen 127.0.0.1:$port;
-        root $work/www;
-        location = /users/octocat { default_type application/json; }
-    }
-}
-EOF
+# The pinned passes put nginx's worker on the last CPU and the client on the others (taskset).
+cpus=$(nproc)
+can_pin=0
+if [ "$cpus" -ge 2 ] && command -v taskset >/dev/null; then can_pin=1; fi
+client_cpus=0
+[ "$cpus" -gt 2 ] && client_cpus="0-$((cpus - 2))"
+pin_nginx() {  # $1: a CPU list
+    local pid
+    for pid in $nginx_pid $(pgrep -P "$nginx_pid"); do taskset -a -p -c "$1" "$pid" >/dev/null; done
 }
 
-# Tries random ports until nginx listens on one; nginx exits at once when its port is taken.
-start_nginx() {
-    local attempt port
-    for attempt in $(seq 1 20); do
-        port=$((20000 + RANDOM % 40000))
-        if command -v ss >/dev/null && [ -n "$(ss -Htln "sport = :$port")" ]; then continue; fi
-        write_nginx_config "$port"
-        "${server_pin[@]}" "$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-        nginx_pid=$!
-        for _ in $(seq 1 50); do
-            if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-                nginx_port=$port
-                return 0
-            fi
-            kill -0 "$nginx_pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null || true
-        nginx_pid=""
-    done
-    echo "run.sh: nginx did not start; its log:" >&2
-    cat "$work/nginx/error.log" >&2 || true
-    return 1
+e2e() {  # $1 rounds, $2 output file, then a command prefix before courier-bench
+    local pass_rounds=$1 output=$2
+    shift 2
+    "$@" "$bench" e2e --base-url "$base_url" --server-status "$status_url" "${client_args[@]}" \
+        --rounds "$pass_rounds" --seconds "$cell_seconds" --warmup "$warmup_seconds" \
+        --concurrency "${concurrency[@]}" --output "$output" --totals "$work/results/totals-$(basename "$output")"
 }
 
-stop_nginx() {
-    kill "$nginx_pid" && wait "$nginx_pid" 2>/dev/null || true
-    nginx_pid=""
-}
+log "end-to-end, as users run: ${rounds} rounds x ${cell_seconds}s per cell, concurrency ${concurrency[*]}"
+e2e "$rounds" "$work/results/e2e.jsonl" /usr/bin/time -v -o "$work/results/time.txt"
 
-start_nginx
-base_url="http://127.0.0.1:$nginx_port"
-log "nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') (pid $nginx_pid) on $base_url"
+side_args=()
+if [ "$side_rounds" -gt 0 ] && [ "$can_pin" = 1 ]; then
+    pin_nginx "$((cpus - 1))"
+    log "end-to-end, pinned (client on CPU $client_cpus, nginx on CPU $((cpus - 1))): ${side_rounds} rounds"
+    e2e "$side_rounds" "$work/results/e2e-pinned.jsonl" taskset -c "$client_cpus"
+    log "end-to-end, old harness conditions (pinned, malloc interposer preloaded): ${side_rounds} rounds"
+    e2e "$side_rounds" "$work/results/e2e-old.jsonl" taskset -c "$client_cpus" env LD_PRELOAD="$interposer"
+    pin_nginx "0-$((cpus - 1))"
+    side_args=(--pinned "$work/results/e2e-pinned.jsonl" --old-conditions "$work/results/e2e-old.jsonl")
+else
+    log "allocations: one round with the malloc interposer preloaded"
+    e2e 1 "$work/results/e2e-allocations.jsonl" env LD_PRELOAD="$interposer"
+    side_args=(--allocations "$work/results/e2e-allocations.jsonl")
+fi
 
-log "end-to-end: ${rounds} rounds x ${cell_seconds}s per cell, concurrency ${concurrency[*]}. $pinning"
-"${client_pin[@]}" env LD_PRELOAD="$bin_dir/libMallocInterposerSwift.so" "$bench" e2e --base-url "$base_url" \
-    --rounds "$rounds" --seconds "$cell_seconds" --warmup "$warmup_seconds" \
-    --concurrency "${concurrency[@]}" --output "$work/results/e2e.jsonl"
-
+download_args=()
 if [ "${SKIP_DOWNLOAD:-0}" != 1 ]; then
     log "1 GiB download to a file: ${download_rounds} rounds, one fresh process per client and round"
     # One unrecorded run first: the first 1 GiB written after the load test is often slow (page cache).
-    "${client_pin[@]}" "$bench" download --base-url "$base_url" --client raw-ahc --destination "$work/download.bin"
+    "$bench" download --base-url "$base_url" --client raw-ahc --destination "$work/download.bin"
     for _ in $(seq 1 "$download_rounds"); do
         for client in courier-ahc courier-thin-ahc raw-ahc; do
-            "${client_pin[@]}" "$bench" download --base-url "$base_url" --client "$client" \
+            "$bench" download --base-url "$base_url" --client "$client" \
                 --destination "$work/download.bin" --output "$work/results/downloads.jsonl"
         done
     done
+    download_args=(--downloads "$work/results/downloads.jsonl")
 fi
-stop_nginx
+nginx_stop
+
+instruction_args=()
+if [ "${SKIP_CALLGRIND:-0}" != 1 ]; then
+    log "instructions per request (callgrind): end to end, then Courier's path over a canned transport"
+    INSTRUCTIONS_OUT="$work/results/instructions.jsonl" ./instructions.sh e2e
+    INSTRUCTIONS_OUT="$work/results/instructions.jsonl" ./instructions.sh path
+    instruction_args=(--instructions "$work/results/instructions.jsonl")
+fi
 
 micro_args=()
 if [ "${SKIP_MICRO:-0}" != 1 ]; then
@@ -162,10 +122,9 @@ if [ "${SKIP_MICRO:-0}" != 1 ]; then
 fi
 
 log "report"
-download_args=()
-[ -f "$work/results/downloads.jsonl" ] && download_args=(--downloads "$work/results/downloads.jsonl")
 mkdir -p results
-"$bench" report --e2e "$work/results/e2e.jsonl" "${download_args[@]}" "${micro_args[@]}" \
-    --swift-version "$(swift --version 2>/dev/null | head -n 1)" \
-    --nginx-version "$("$nginx_bin" -v 2>&1 | sed 's/^nginx version: nginx\///')" --pinning "$pinning" \
+"$bench" report --e2e "$work/results/e2e.jsonl" "${side_args[@]}" "${download_args[@]}" \
+    "${instruction_args[@]}" "${micro_args[@]}" \
+    --totals "$work/results/totals-e2e.jsonl" --time-report "$work/results/time.txt" \
+    --swift-version "$(swift --version 2>/dev/null | head -n 1)" --nginx-version "$nginx_version" \
     --markdown "$bench_dir/results/latest.md"

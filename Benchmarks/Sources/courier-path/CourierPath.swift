@@ -1,105 +1,98 @@
+import BenchmarkClients
 import BenchmarkSupport
 import Courier
-import Dispatch
 import Foundation
-import HTTPTypes
 import Synchronization
 
-/// Sends `N` requests one after another through Courier's whole request path with ``CannedTransport``
-/// (which answers at once), for counting instructions per request with callgrind: `instructions.sh` runs it
-/// at two counts and divides the difference, so start-up and first-use costs cancel out.
+/// Sends `N` requests one after another, for counting instructions per request with callgrind:
+/// `instructions.sh` runs it at two counts and divides the difference, so start-up, connection set-up and
+/// first-use costs cancel out.
 ///
-/// Usage: `courier-path get|patch N`; `NO_DEFAULT_HEADERS=1` sends no default headers (no `User-Agent`).
+/// - `courier-path get|patch N`: through Courier's whole request path and ``CannedTransport`` (which answers
+///   at once), so only Courier's own path is counted. `NO_DEFAULT_HEADERS=1` sends no default headers.
+/// - `courier-path e2e CLIENT N BASE_URL`: through one of the load test's clients (`courier-bench e2e
+///   --help` lists them) against a real server, so the transport and the network path are counted too.
 ///
-/// Every job runs on the main thread, through ``MainThreadExecutor`` as the task's executor preference:
-/// under valgrind 3.19, Swift 6.3's cooperative pool either crashes (an async `main` parked in
-/// `dispatch_main`) or stalls (its worker threads starve), so the run must not depend on it.
+/// Every job runs on the main thread, through ``MainThreadExecutor`` as the task's executor preference,
+/// because valgrind and Swift's cooperative pool don't get along (see ``MainThreadExecutor``).
 @main
 struct CourierPath {
     static func main() {
-        let arguments = CommandLine.arguments.dropFirst()
-        guard arguments.count == 2, let workload = arguments.first, let count = Int(arguments.last ?? "") else {
-            FileHandle.standardError.write(Data("usage: courier-path get|patch N\n".utf8))
-            exit(2)
-        }
-        guard let body = try? Fixtures.userJSON(), let baseURL = URL(string: "http://127.0.0.1:8080") else {
-            FileHandle.standardError.write(Data("courier-path: fixtures/user.json is missing\n".utf8))
-            exit(1)
-        }
-        // NO_DEFAULT_HEADERS=1 empties the client's default headers (its User-Agent), to price the path alone.
-        let emptyDefaults = ProcessInfo.processInfo.environment["NO_DEFAULT_HEADERS"] != nil
-        let client = APIClient(baseURL: baseURL, transport: CannedTransport(body: body)) {
-            if emptyDefaults { $0.defaultHeaders = [:] }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let work: @Sendable () async throws -> Int
+        switch arguments.first {
+        case "get", "patch":
+            guard arguments.count == 2, let count = Int(arguments[1]) else { usage() }
+            guard let client = cannedClient() else { fail("fixtures/user.json is missing") }
+            let patch = arguments[0] == "patch"
+            work = {
+                var checksum = 0
+                for _ in 0..<count {
+                    checksum &+=
+                        patch
+                        ? try await client.send(UpdateUser(login: "octocat")).id
+                        : try await client.send(GetUser(login: "octocat")).id
+                }
+                return checksum
+            }
+        case "e2e":
+            guard arguments.count == 4, let kind = ClientKind(rawValue: arguments[1]), let count = Int(arguments[2]),
+                let baseURL = URL(string: arguments[3])
+            else { usage() }
+            work = {
+                let clients = LoadClients(baseURL: baseURL, connections: 1)
+                do {
+                    let checksum = try await repeatFetch(clients.fetch(kind), count: count)
+                    try await clients.shutdown()
+                    return checksum
+                } catch {
+                    try? await clients.shutdown()
+                    throw error
+                }
+            }
+        default:
+            usage()
         }
         let executor = MainThreadExecutor()
-        let outcome = Mutex<Result<Int, APIError>?>(nil)
+        let outcome = Mutex<Result<Int, any Error>?>(nil)
         Task(executorPreference: executor) {
-            let result = await send(count, workload: workload, through: client)
+            let result: Result<Int, any Error>
+            do { result = .success(try await work()) } catch { result = .failure(error) }
             outcome.withLock { $0 = result }
             executor.stop()
         }
         executor.run()
         switch outcome.withLock({ $0 }) {
-        case .success(let checksum): print("\(workload) × \(count): checksum \(checksum)")
-        case .failure(let error):
-            FileHandle.standardError.write(Data("courier-path: \(error)\n".utf8))
-            exit(1)
-        case nil:
-            FileHandle.standardError.write(Data("courier-path: the requests did not finish\n".utf8))
-            exit(1)
+        case .success(let checksum): print("\(arguments.joined(separator: " ")): checksum \(checksum)")
+        case .failure(let error): fail("\(error)")
+        case nil: fail("the requests did not finish")
         }
     }
 
-    static func send(_ count: Int, workload: String, through client: APIClient) async -> Result<Int, APIError> {
+    private static func repeatFetch(_ fetch: Fetch, count: Int) async throws -> Int {
         var checksum = 0
-        do throws(APIError) {
-            for _ in 0..<count {
-                switch workload {
-                case "patch": checksum &+= try await client.send(UpdateUser(login: "octocat")).id
-                default: checksum &+= try await client.send(GetUser(login: "octocat")).id
-                }
-            }
-        } catch {
-            return .failure(error)
+        for _ in 0..<count { checksum &+= try await fetch().id }
+        return checksum
+    }
+
+    /// A client over the canned transport; `NO_DEFAULT_HEADERS=1` empties its default headers (the
+    /// User-Agent), to price the path alone.
+    private static func cannedClient() -> APIClient? {
+        guard let body = try? Fixtures.userJSON(), let baseURL = URL(string: "http://127.0.0.1:8080") else {
+            return nil
         }
-        return .success(checksum)
-    }
-}
-
-/// A task executor whose jobs run on the thread that calls ``run()``, until ``stop()``.
-final class MainThreadExecutor: TaskExecutor {
-    private struct State {
-        var jobs: [UnownedJob] = []
-        var stopped = false
-    }
-
-    private let state = Mutex(State())
-    private let wake = DispatchSemaphore(value: 0)
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        state.withLock { $0.jobs.append(job) }
-        wake.signal()
-    }
-
-    func stop() {
-        state.withLock { $0.stopped = true }
-        wake.signal()
-    }
-
-    /// Runs jobs as they come until ``stop()`` is called and none are left.
-    func run() {
-        while true {
-            let (jobs, stopped) = state.withLock { state in
-                defer { state.jobs.removeAll(keepingCapacity: true) }
-                return (state.jobs, state.stopped)
-            }
-            if jobs.isEmpty {
-                if stopped { return }
-                wake.wait()
-                continue
-            }
-            for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        let emptyDefaults = ProcessInfo.processInfo.environment["NO_DEFAULT_HEADERS"] != nil
+        return APIClient(baseURL: baseURL, transport: CannedTransport(body: body)) {
+            if emptyDefaults { $0.defaultHeaders = [:] }
         }
+    }
+
+    private static func usage() -> Never {
+        fail("usage: courier-path get|patch N | courier-path e2e CLIENT N BASE_URL", status: 2)
+    }
+
+    private static func fail(_ message: String, status: Int32 = 1) -> Never {
+        FileHandle.standardError.write(Data("courier-path: \(message)\n".utf8))
+        exit(status)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import BenchmarkClients
 import Courier
 import Foundation
 import NIOCore

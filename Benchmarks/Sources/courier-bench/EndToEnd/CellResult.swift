@@ -1,3 +1,4 @@
+import BenchmarkClients
 import Foundation
 
 /// One measured cell of the end-to-end matrix: one client at one concurrency in one round.
@@ -16,6 +17,8 @@ struct CellResult: Codable {
     /// Context switches of the whole process per request (`nil` in results from before it was measured).
     var contextSwitchesPerRequest: Double?
     var allocationsPerRequest: Double?
+    /// Requests nginx handled during the window (`nil` without `--server-status`).
+    var serverRequests: Int?
 
     init(client: ClientKind, concurrency: Int, round: Int, window: LoadWindow) {
         self.client = client
@@ -38,11 +41,12 @@ struct CellResult: Codable {
     var summary: String {
         let allocations = allocationsPerRequest.map { String(format: "%.1f", $0) } ?? "n/a"
         let failed = errors > 0 ? "  ERRORS \(errors): \(firstError ?? "")" : ""
+        let miscounted = serverRequests.map { $0 == requests ? "" : "  SERVER COUNTED \($0)" } ?? ""
         let name = client.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
         return String(
             format:
                 "round %d  c=%-3d %@ %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs  CPU %6.1f µs/req  cs %5.2f/req  allocs %@/req",
             round, concurrency, name, requestsPerSecond, p50Microseconds, p99Microseconds, cpuMicrosecondsPerRequest,
-            contextSwitchesPerRequest ?? 0, allocations) + failed
+            contextSwitchesPerRequest ?? 0, allocations) + failed + miscounted
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchmarkClients
 import Foundation
 
 /// `courier-bench e2e`: every client at every concurrency, interleaved, for several rounds.
@@ -31,6 +32,12 @@ struct EndToEndCommand: AsyncParsableCommand {
     @Option(help: "Append every cell as one JSON line to this file.")
     var output: String?
 
+    @Option(help: "nginx's stub_status URL; each cell's requests are then counted at the server too.")
+    var serverStatus: String?
+
+    @Option(help: "At exit, write the whole process's CPU and context switches (getrusage) to this JSON file.")
+    var totals: String?
+
     func validate() throws {
         guard let url = URL(string: baseURL), url.host == "127.0.0.1" else {
             throw ValidationError("--base-url must be an http://127.0.0.1:PORT URL")
@@ -42,6 +49,12 @@ struct EndToEndCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let url = URL(string: baseURL) else { throw ValidationError("bad --base-url") }
+        let status = try serverStatus.map { text in
+            guard let url = URL(string: text), let status = ServerStatus(url: url) else {
+                throw ValidationError("--server-status must be an http://127.0.0.1:PORT/PATH URL")
+            }
+            return status
+        }
         let countsAllocations = AllocationCounter.start()
         if !countsAllocations {
             log("note: malloc-interposer is not preloaded; allocations per request will read n/a")
@@ -55,7 +68,7 @@ struct EndToEndCommand: AsyncParsableCommand {
                     for kind in clients[offset...] + clients[..<offset] {
                         let cell = try await measure(
                             kind, concurrency: level, round: round, on: loadClients,
-                            countingAllocations: countsAllocations)
+                            countingAllocations: countsAllocations, status: status)
                         log(cell.summary)
                         if let output { try ResultLines.append(cell, to: output) }
                     }
@@ -66,11 +79,13 @@ struct EndToEndCommand: AsyncParsableCommand {
             throw error
         }
         try await loadClients.shutdown()
+        if let totals, let used = ProcessCPU.totals() { try ResultLines.append(used, to: totals) }
     }
 
     /// Warms up, then measures, one client at one concurrency.
     private func measure(
-        _ kind: ClientKind, concurrency: Int, round: Int, on clients: LoadClients, countingAllocations: Bool
+        _ kind: ClientKind, concurrency: Int, round: Int, on clients: LoadClients, countingAllocations: Bool,
+        status: ServerStatus?
     ) async throws -> CellResult {
         let fetch = clients.fetch(kind)
         _ = try await fetch()  // fails the run at once when the server or a client is broken
@@ -83,7 +98,12 @@ struct EndToEndCommand: AsyncParsableCommand {
         let runner = LoadRunner(
             concurrency: concurrency, duration: .seconds(seconds), maxRequests: maxRequests,
             countsAllocations: countingAllocations)
-        return CellResult(client: kind, concurrency: concurrency, round: round, window: await runner.run(fetch))
+        let before = try status?.handledRequests()
+        var cell = CellResult(client: kind, concurrency: concurrency, round: round, window: await runner.run(fetch))
+        if let before, let after = try status?.handledRequests() {
+            cell.serverRequests = after - before - 1  // the second status request counts itself
+        }
+        return cell
     }
 }
 

@@ -1,3 +1,5 @@
+import BenchmarkClients
+
 /// Runs closed-loop load: `concurrency` tasks each send one request after another until the time or the
 /// request budget runs out, whichever comes first. Nothing here outlives a call.
 struct LoadRunner {

@@ -19,6 +19,22 @@ enum ProcessCPU {
         return Int(usage.ru_nvcsw) + Int(usage.ru_nivcsw)
     }
 
+    /// Everything the process has used so far, for comparing with `/usr/bin/time -v` measured from outside.
+    struct Totals: Codable {
+        var userSeconds: Double
+        var systemSeconds: Double
+        var voluntarySwitches: Int
+        var involuntarySwitches: Int
+    }
+
+    static func totals() -> Totals? {
+        guard let usage = usage() else { return nil }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return Totals(
+            userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime),
+            voluntarySwitches: Int(usage.ru_nvcsw), involuntarySwitches: Int(usage.ru_nivcsw))
+    }
+
     private static func usage() -> rusage? {
         var usage = rusage()
         #if canImport(Glibc)

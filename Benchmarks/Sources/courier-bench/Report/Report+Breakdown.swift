@@ -1,3 +1,4 @@
+import BenchmarkClients
 import Foundation
 
 extension Report {

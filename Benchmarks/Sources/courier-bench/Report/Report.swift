@@ -1,14 +1,20 @@
+import BenchmarkClients
 import BenchmarkSupport
 import Foundation
 
 /// The Markdown report: ratios first, then the absolute figures they come from.
 struct Report {
     let header: [String]
+    /// The main pass: unpinned, no interposer, as users run.
     let endToEnd: EndToEndSummary
+    /// The same clients with client and nginx pinned to separate CPUs.
+    var pinned: EndToEndSummary?
+    /// Pinned with the malloc interposer preloaded and counting: the conditions the figures before #14 came from.
+    var oldConditions: EndToEndSummary?
+    var instructions: [InstructionCount] = []
+    var crossCheck: CPUCrossCheck?
     let downloads: [DownloadResult]
     let micro: MicroResults?
-    /// How the client and the server were placed on CPUs, one sentence.
-    let pinning: String
 
     /// The variants compared with their raw client, in table order.
     private let compared: [ClientKind] = [
@@ -18,34 +24,64 @@ struct Report {
 
     func render() -> String {
         var lines = ["# Courier benchmarks: latest run", ""] + header + [""]
-        lines += ratioTable() + [""] + breakdownTable() + [""] + absoluteTable() + [""]
+        lines += ratioTable(endToEnd, heading: mainHeading) + [""] + checks() + [""]
+        if !instructions.isEmpty { lines += instructionTable() + [""] }
+        if let pinned {
+            lines += ratioTable(pinned, heading: pinnedHeading, level: "###") + [""]
+        }
+        if let oldConditions { lines += oldVersusNewTable(old: oldConditions) + [""] }
+        lines += breakdownTable() + [""] + absoluteTable() + [""]
         if let micro { lines += microTable(micro) + [""] }
         if !downloads.isEmpty { lines += downloadTable() + [""] }
         return lines.joined(separator: "\n")
     }
 
-    private func ratioTable() -> [String] {
-        var lines = [
+    private var mainHeading: [String] {
+        [
             "## End to end: GET /users/octocat (331-byte JSON) + decode, compared with the raw client",
             "",
-            "Medians of \(endToEnd.rounds) interleaved rounds (raw, Courier, … per concurrency), "
+            "\(endToEnd.rounds) interleaved rounds (the client order rotated each round), "
                 + String(format: "%.1f", endToEnd.secondsPerCell)
-                + " s per cell after a warm-up. Raw and Courier share one `HTTPClient` (64-connection pool) or one "
-                + "`URLSession` (64 connections per host), except \"Courier as shipped\" (`APIClient(baseURL:)`, on "
-                + "Courier's `sharedClient`), which is compared with raw AsyncHTTPClient on `HTTPClient.shared`, as "
-                + "most users write it. Context switches are the whole client process's (`ru_nvcsw + ru_nivcsw`). "
-                + "\(pinning) Above 1.00× costs more than raw, except "
-                + "req/s. CPU is the whole client process's user + system time per request (the steady metric); "
-                + "Δ is the variant − raw. \"alone\" calls the `ClientTransport` directly (`send`, collect the "
-                + "`HTTPBody`, decode): the least any swift-openapi-runtime client pays.",
+                + " s per cell after a warm-up; client and nginx not pinned to CPUs and no malloc interposer "
+                + "loaded, as users run. Each ratio is taken round by round against the raw client measured in the "
+                + "same round; the table shows the median and, in brackets, the lowest and highest. Raw and Courier "
+                + "share one `HTTPClient` (64-connection pool) or one `URLSession` (64 connections per host), except "
+                + "\"Courier as shipped\" (`APIClient(baseURL:)`, on Courier's `sharedClient`), which is compared "
+                + "with raw AsyncHTTPClient on `HTTPClient.shared`, as most users write it. CPU and context "
+                + "switches are the whole client process's (`getrusage`: user + system time, `ru_nvcsw + "
+                + "ru_nivcsw`). Allocations come from a separate pass with the malloc interposer preloaded. Above "
+                + "1.00× costs more than raw, except req/s. \"alone\" calls the `ClientTransport` directly (`send`, "
+                + "collect the `HTTPBody`, decode): the least any swift-openapi-runtime client pays.",
             "",
-            "| variant / raw | c | req/s | p50 | p99 | CPU/req (Δ µs) | context switches/req (Δ) | allocs/req (Δ) |",
-            "|---|--:|--:|--:|--:|--:|--:|--:|",
         ]
-        for concurrency in endToEnd.concurrencies {
+    }
+
+    private var pinnedHeading: [String] {
+        [
+            "### The same, pinned: client on CPU 0, nginx on CPU 1 (taskset)",
+            "",
+            "Pinning is not how users run; it takes the cross-CPU wake-ups out, so the client batches more and "
+                + "CPU per request falls. \(pinned?.rounds ?? 0) rounds.",
+            "",
+        ]
+    }
+
+    private func ratioTable(_ summary: EndToEndSummary, heading: [String], level: String = "##") -> [String] {
+        var lines =
+            heading + [
+                "| variant / raw | c | req/s | p50 | p99 | CPU/req (Δ µs) | context switches/req (Δ) | allocs/req (Δ) |",
+                "|---|--:|--:|--:|--:|--:|--:|--:|",
+            ]
+        for concurrency in summary.concurrencies {
             for variant in compared {
-                guard let mine = endToEnd[variant, concurrency], let raw = endToEnd[variant.baseline, concurrency]
+                guard let mine = summary[variant, concurrency], let raw = summary[variant.baseline, concurrency]
                 else { continue }
+                func paired(_ metric: (CellResult) -> Double?) -> String {
+                    guard let ratio = summary.paired(variant, concurrency: concurrency, metric) else { return "n/a" }
+                    guard ratio.pairs > 1 else { return String(format: "%.2f×", ratio.median) }
+                    return String(
+                        format: "%.2f× (%.2f–%.2f)", ratio.median, ratio.range.lowerBound, ratio.range.upperBound)
+                }
                 let allocations: String
                 if let own = mine.allocationsPerRequest, let base = raw.allocationsPerRequest {
                     allocations = ratio(own, base) + String(format: " (%+.0f)", own - base)
@@ -54,11 +90,11 @@ struct Report {
                 }
                 lines.append(
                     row([
-                        variant.title, "\(concurrency)", ratio(mine.requestsPerSecond, raw.requestsPerSecond),
-                        ratio(mine.p50, raw.p50), ratio(mine.p99, raw.p99),
-                        ratio(mine.cpuPerRequest, raw.cpuPerRequest)
+                        variant.title, "\(concurrency)", paired(\.requestsPerSecond), paired(\.p50Microseconds),
+                        paired(\.p99Microseconds),
+                        paired(\.cpuMicrosecondsPerRequest)
                             + String(format: " (%+.1f)", mine.cpuPerRequest - raw.cpuPerRequest),
-                        switches(mine, raw),
+                        paired(\.contextSwitchesPerRequest) + switchesDelta(mine, raw),
                         allocations,
                     ]))
             }
@@ -66,10 +102,10 @@ struct Report {
         return lines
     }
 
-    /// Context switches per request against the raw client's, with the difference.
-    private func switches(_ mine: EndToEndSummary.Figures, _ raw: EndToEndSummary.Figures) -> String {
-        guard let own = mine.contextSwitchesPerRequest, let base = raw.contextSwitchesPerRequest else { return "n/a" }
-        return ratio(own, base) + String(format: " (%+.2f)", own - base)
+    /// The difference in context switches per request from the raw client's medians.
+    private func switchesDelta(_ mine: EndToEndSummary.Figures, _ raw: EndToEndSummary.Figures) -> String {
+        guard let own = mine.contextSwitchesPerRequest, let base = raw.contextSwitchesPerRequest else { return "" }
+        return String(format: " (%+.2f)", own - base)
     }
 
     private func absoluteTable() -> [String] {
@@ -172,6 +208,11 @@ struct Report {
     func warnAboutErrors() {
         for (key, figures) in endToEnd.figures where figures.errors > 0 {
             log("warning: \(key.client.rawValue) at c=\(key.concurrency) had \(figures.errors) failed requests")
+        }
+        for cell in endToEnd.serverCountMismatches().mismatched {
+            log(
+                "warning: nginx counted \(cell.serverRequests ?? 0) requests for \(cell.client.rawValue) at "
+                    + "c=\(cell.concurrency) in round \(cell.round), the client \(cell.requests)")
         }
     }
 

@@ -1,8 +1,6 @@
-import ArgumentParser
-
 /// One way of fetching and decoding the user: a raw HTTP client written by hand, a `ClientTransport`
 /// called directly (what any swift-openapi-runtime client pays at least), or Courier over that transport.
-enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
+public enum ClientKind: String, CaseIterable, Codable, Sendable {
     case rawAHC = "raw-ahc"
     /// Raw AsyncHTTPClient as most users write it: on `HTTPClient.shared`.
     case rawAHCShared = "raw-ahc-shared"
@@ -19,7 +17,7 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
     case courierStreamingURLSession = "courier-streaming-urlsession"
 
     /// The raw client this kind is compared with (itself for a raw client).
-    var baseline: ClientKind {
+    public var baseline: ClientKind {
         switch self {
         case .rawAHC, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC: .rawAHC
         case .rawAHCShared, .courierShipped: .rawAHCShared
@@ -28,7 +26,7 @@ enum ClientKind: String, CaseIterable, Codable, ExpressibleByArgument {
     }
 
     /// How the report names it.
-    var title: String {
+    public var title: String {
         switch self {
         case .rawAHC: "raw AsyncHTTPClient"
         case .rawAHCShared: "raw AsyncHTTPClient on HTTPClient.shared"

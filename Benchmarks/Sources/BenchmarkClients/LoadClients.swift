@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import BenchmarkSupport
+public import BenchmarkSupport
 import Courier
-import Foundation
+public import Foundation
 import HTTPTypes
 import NIOCore
 import NIOFoundationCompat
@@ -15,18 +15,20 @@ import OpenAPIURLSession
 #endif
 
 /// One request: fetch `/users/octocat` and decode it.
-typealias Fetch = @Sendable () async throws -> User
+public typealias Fetch = @Sendable () async throws -> User
 
 /// The shared HTTP clients and, for each ``ClientKind``, the request a competent user would write.
 /// Raw and Courier variants share one `HTTPClient` (and one `URLSession`), so they share connections.
-struct LoadClients: Sendable {
-    let baseURL: URL
+public struct LoadClients: Sendable {
+    /// The server every client talks to.
+    public let baseURL: URL
     let httpClient: HTTPClient
     let session: URLSession
     /// One decoder for every raw request, as a careful hand-written client keeps it.
     let decoder = JSONDecoder()
 
-    init(baseURL: URL, connections: Int) {
+    /// Makes the shared clients, sized for `connections` requests in flight.
+    public init(baseURL: URL, connections: Int) {
         self.baseURL = baseURL
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections
@@ -36,13 +38,14 @@ struct LoadClients: Sendable {
         session = URLSession(configuration: sessionConfiguration)
     }
 
-    func shutdown() async throws {
+    /// Closes the session and shuts the `HTTPClient` down.
+    public func shutdown() async throws {
         session.finishTasksAndInvalidate()
         try await httpClient.shutdown()
     }
 
     /// The request loop body for `kind`.
-    func fetch(_ kind: ClientKind, login: String = "octocat") -> Fetch {
+    public func fetch(_ kind: ClientKind, login: String = "octocat") -> Fetch {
         switch kind {
         case .rawAHC:
             return { try await rawAHC(login: login, on: httpClient) }
@@ -105,7 +108,11 @@ struct LoadClients: Sendable {
 }
 
 /// A raw request got something other than `200 OK`.
-struct UnexpectedStatus: Error, CustomStringConvertible {
-    let code: Int
-    var description: String { "unexpected status \(code)" }
+public struct UnexpectedStatus: Error, CustomStringConvertible {
+    /// The status code received.
+    public let code: Int
+    /// A failure for `code`.
+    public init(code: Int) { self.code = code }
+    /// Names the status.
+    public var description: String { "unexpected status \(code)" }
 }

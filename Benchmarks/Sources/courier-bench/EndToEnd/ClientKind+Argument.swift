@@ -1,0 +1,4 @@
+public import ArgumentParser
+public import BenchmarkClients
+
+extension ClientKind: ExpressibleByArgument {}

@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads how many requests nginx has handled, from its `stub_status` page, so that every cell's request
+/// count is checked at the server: none counted twice, none missed.
+///
+/// It speaks HTTP/1.0 over a plain blocking socket of its own, outside every measured window, so that it
+/// uses none of the clients under test (no connection taken from their pools, no extra threads).
+struct ServerStatus {
+    let port: UInt16
+    let path: String
+
+    init?(url: URL) {
+        guard url.host == "127.0.0.1", let port = url.port, let port = UInt16(exactly: port) else { return nil }
+        self.port = port
+        path = url.path.isEmpty ? "/" : url.path
+    }
+
+    /// The `requests` counter, which counts this status request too.
+    func handledRequests() throws -> Int {
+        let page = try fetch()
+        // "Active connections: 1 \nserver accepts handled requests\n 3 3 7 \nReading: 0 Writing: 1 Waiting: 0 \n"
+        let lines = page.split(whereSeparator: \.isNewline)
+        guard let header = lines.firstIndex(where: { $0.contains("accepts handled requests") }),
+            header + 1 < lines.count,
+            let requests = lines[header + 1].split(separator: " ").last.flatMap({ Int($0) })
+        else { throw StatusError("no request counter in nginx's status page: \(page.prefix(200))") }
+        return requests
+    }
+
+    private func fetch() throws -> String {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw StatusError("socket() failed: errno \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw StatusError("connect to 127.0.0.1:\(port) failed: errno \(errno)") }
+        let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, 0) }) == request.count else {
+            throw StatusError("sending the status request failed: errno \(errno)")
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {  // HTTP/1.0: nginx closes the connection after the page
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count >= 0 else { throw StatusError("reading the status page failed: errno \(errno)") }
+            if count == 0 { break }
+            response += buffer[..<count]
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        guard text.hasPrefix("HTTP/1.1 200") || text.hasPrefix("HTTP/1.0 200") else {
+            throw StatusError("nginx's status page answered: \(text.prefix(80))")
+        }
+        return text
+    }
+}
+
+/// Reading nginx's status page failed.
+struct StatusError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,96 @@
+# Sourced by run.sh and instructions.sh: a loopback nginx with one worker and keep-alive, serving
+# fixtures/user.json at /users/octocat, a sparse 1 GiB file at /big.bin and its request counter at
+# /nginx_status (stub_status), from a temporary folder.
+#   nginx_prepare WORK   installs nginx when missing (apt-get) and lays out WORK/www
+#   nginx_start          starts it on a free port; sets nginx_port, nginx_pid, base_url, status_url
+#   nginx_stop           stops it (also safe when it isn't running)
+# nginx_pin (an array, e.g. (taskset -c 1)) runs nginx under a CPU pin when set.
+
+nginx_find() { command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true; }
+
+nginx_prepare() {
+    nginx_work=$1
+    nginx_bin=$(nginx_find)
+    if [ -z "$nginx_bin" ]; then
+        echo "== installing nginx (apt-get)" >&2
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+        nginx_bin=$(nginx_find)
+    fi
+    [ -n "$nginx_bin" ] || { echo "nginx is not installed and could not be installed" >&2; return 1; }
+    nginx_version=$("$nginx_bin" -v 2>&1 | sed 's/^nginx version: nginx\///')
+    chmod 755 "$nginx_work"  # nginx's worker may run as another user
+    mkdir -p "$nginx_work/www/users" "$nginx_work/nginx"
+    cp "$(dirname "${BASH_SOURCE[0]}")/fixtures/user.json" "$nginx_work/www/users/octocat"
+    truncate -s 1G "$nginx_work/www/big.bin"  # sparse: served from the page cache, never committed
+    chmod -R a+rX "$nginx_work/www"
+}
+
+nginx_write_config() {
+    local port=$1 dir="$nginx_work/nginx"
+    cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    server_tokens off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 120s;
+    keepalive_requests 1000000;
+    open_file_cache max=16 inactive=120s;
+    open_file_cache_valid 120s;
+    client_body_temp_path $dir/client_body;
+    proxy_temp_path $dir/proxy;
+    fastcgi_temp_path $dir/fastcgi;
+    uwsgi_temp_path $dir/uwsgi;
+    scgi_temp_path $dir/scgi;
+    default_type application/octet-stream;
+    server {
+        listen 127.0.0.1:$port;
+        root $nginx_work/www;
+        location = /users/octocat { default_type application/json; }
+        location = /nginx_status { stub_status; }
+    }
+}
+CONF
+}
+
+# Tries random ports until nginx listens on one; nginx exits at once when its port is taken.
+nginx_start() {
+    local attempt port
+    for attempt in $(seq 1 20); do
+        port=$((20000 + RANDOM % 40000))
+        if command -v ss >/dev/null && [ -n "$(ss -Htln "sport = :$port")" ]; then continue; fi
+        nginx_write_config "$port"
+        "${nginx_pin[@]}" "$nginx_bin" -p "$nginx_work/nginx" -c "$nginx_work/nginx/nginx.conf" \
+            -e "$nginx_work/nginx/error.log" &
+        nginx_pid=$!
+        for _ in $(seq 1 50); do
+            if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+                nginx_port=$port
+                base_url="http://127.0.0.1:$port"
+                status_url="$base_url/nginx_status"
+                return 0
+            fi
+            kill -0 "$nginx_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null || true
+        nginx_pid=""
+    done
+    echo "nginx did not start; its log:" >&2
+    cat "$nginx_work/nginx/error.log" >&2 || true
+    return 1
+}
+
+nginx_stop() {
+    if [ -n "${nginx_pid:-}" ] && kill -0 "$nginx_pid" 2>/dev/null; then
+        kill "$nginx_pid" && wait "$nginx_pid" 2>/dev/null || true
+    fi
+    nginx_pid=""
+}
