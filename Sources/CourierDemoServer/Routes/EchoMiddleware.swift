@@ -34,7 +34,7 @@ struct EchoMiddleware<Context: RequestContext>: RouterMiddleware {
             return try DemoResponses.json(echo)
         }
         return try DemoResponses.json(
-            echo, status: HTTPResponse.Status(code: code, reasonPhrase: ReasonPhrase.standard(for: code)))
+            echo, status: ReasonPhrase.status(code))
     }
 
     /// The header fields in arrival order with their names as spelled on the wire.

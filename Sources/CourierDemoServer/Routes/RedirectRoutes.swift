@@ -4,7 +4,9 @@ import Hummingbird
 ///
 /// - `/redirect/to?url=<url>&status=<3xx>`: `status` (302 by default) with `Location: <url>`, as given (it
 ///   may be relative, another origin, or another scheme).
-/// - `/redirect/count/{n}`: a chain of `n` redirects on this origin, ending at `/echo/redirected`.
+/// - `/redirect/count/{n}`: a chain of `n` redirects on this origin (`302` to `/redirect/count/{n-1}`, the last
+///   one to `/echo/redirected`). `n` = 0 is a chain of none: `200` at once, with a text body. An `n` that is
+///   not an integer ≥ 0 is `400`, with a JSON message saying so.
 /// - `/redirect/loop`: `302` back to itself, forever.
 enum RedirectRoutes {
     static func add(to router: Router<DemoContext>) {
@@ -16,7 +18,12 @@ enum RedirectRoutes {
                 return redirect(to: location, code: code)
             }
             router.on("/redirect/count/{n}", method: method) { _, context in
-                let remaining = context.parameters.get("n", as: Int.self) ?? 0
+                guard let remaining = context.parameters.get("n", as: Int.self), remaining >= 0 else {
+                    throw BadRequest(message: "n must be an integer, 0 or more")
+                }
+                guard remaining > 0 else {
+                    return DemoResponses.text("No redirects left\n", contentType: "text/plain; charset=utf-8")
+                }
                 return redirect(to: remaining > 1 ? "/redirect/count/\(remaining - 1)" : "/echo/redirected", code: 302)
             }
             router.on("/redirect/loop", method: method) { _, _ in redirect(to: "/redirect/loop", code: 302) }
@@ -25,7 +32,7 @@ enum RedirectRoutes {
 
     private static func redirect(to location: String, code: Int) -> Response {
         Response(
-            status: HTTPResponse.Status(code: code, reasonPhrase: ReasonPhrase.standard(for: code)),
+            status: ReasonPhrase.status(code),
             headers: [.location: location, .contentType: "text/plain; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: "Redirecting to \(location)\n")))
     }

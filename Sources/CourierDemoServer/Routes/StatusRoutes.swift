@@ -21,7 +21,7 @@ enum StatusRoutes {
         else {
             throw BadRequest(message: "invalid status code")
         }
-        let status = HTTPResponse.Status(code: code, reasonPhrase: ReasonPhrase.standard(for: code))
+        let status = ReasonPhrase.status(code)
         let bodyKind = query["body"] ?? "none"
         guard ["none", "json", "html"].contains(bodyKind) else {
             throw BadRequest(message: "body must be json, html or none")

@@ -1,9 +1,11 @@
+import HTTPTypes
+
 /// Standard reason phrases by status code, spelled as SwiftNIO writes them on the status line
 /// (`413 Payload Too Large`, `422 Unprocessable Entity`), so a body's message matches the status line.
 enum ReasonPhrase {
-    /// The standard phrase for `code`, or `Status <code>` for an unregistered code.
-    static func standard(for code: Int) -> String {
-        phrases[code] ?? "Status \(code)"
+    /// The status `code` with its standard phrase, or `Status <code>` for an unregistered code.
+    static func status(_ code: Int) -> HTTPResponse.Status {
+        HTTPResponse.Status(code: code, reasonPhrase: phrases[code] ?? "Status \(code)")
     }
 
     private static let phrases: [Int: String] = [

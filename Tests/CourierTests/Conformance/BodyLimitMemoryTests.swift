@@ -6,12 +6,13 @@ import Testing
 /// within fixed bounds of resident memory on every transport. Measured by ``MemoryProbe`` in a test run of
 /// their own (`scripts/test` runs every `…MemoryTests` suite alone after the main run).
 ///
-/// Each case runs twice and the second run is bounded, as in ``StreamingMemoryTests``: the first pays for
-/// what starts lazily (the transport's threads and pools, the server's cached bomb, code touched for the
-/// first time). The demo server runs in a process of its own, so the figures are the client's alone.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct BodyLimitMemoryTests {
-    static let mebibyte = MemoryProbe.mebibyte
-
+/// Each case runs twice and the second run is bounded (``MemoryProbe/peakGrowthOfTwoRuns(_:)``): the first
+/// pays for what starts lazily (the transport's threads and pools, the server's cached bomb, code touched for
+/// the first time). The demo server runs in a process of its own, so the figures are the client's alone.
+@Suite(
+    .serialized, .timeLimit(.minutes(5)), .enabled(if: MemoryProbe.runAlone, "run by scripts/test on their own"),
+    .enabled(if: MemoryProbe.canMeasure, "resident memory can't be read here"))
+struct BodyLimitMemoryTests {
     /// A response that must end at the 10 MiB body limit.
     enum OversizedBody: String, CaseIterable, CustomTestStringConvertible {
         /// 1 GiB of zeros as one gzip stream (~1 MiB on the wire).
@@ -33,9 +34,7 @@ import Testing
         var testDescription: String { rawValue }
     }
 
-    @Test(
-        .enabled(if: MemoryProbe.runAlone, "run by scripts/test on their own"),
-        arguments: TransportUnderTest.all, OversizedBody.allCases)
+    @Test(arguments: TransportUnderTest.all, OversizedBody.allCases)
     func anOversizedBodyEndsAtTheLimitWithBoundedMemory(transport: TransportUnderTest, body: OversizedBody)
         async throws
     {
@@ -46,23 +45,17 @@ import Testing
     }
 
     func expectBounded(_ body: OversizedBody, over transport: TransportUnderTest, with client: APIClient) async throws {
-        var growths: [MemoryProbe.Growth] = []
-        for _ in 1...2 {
-            growths.append(
-                await MemoryProbe.peakGrowth {
-                    let error = await #expect(throws: APIError.self) {
-                        try await client.send(APIRequest<Data>.get(body.path, query: body.query))
-                    }
-                    #expect(error?.kind == .bodyTooLarge, "\(error?.description ?? "no error")")
-                })
+        let runs = await MemoryProbe.peakGrowthOfTwoRuns { _ in
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(APIRequest<Data>.get(body.path, query: body.query))
+            }
+            #expect(error?.kind == .bodyTooLarge, "\(error?.description ?? "no error")")
         }
-        print("\(body) over \(transport), 10 MiB limit: \(growths[0]) on the first run, \(growths[1]) on the second")
-        #expect(growths[1].resident < 32 * Self.mebibyte, "resident memory grew \(growths[1]) for \(body)")
+        print("\(body) over \(transport), 10 MiB limit: \(runs)")
+        #expect(runs.second.resident < 32 * MemoryProbe.mebibyte, "resident memory grew \(runs.second) for \(body)")
     }
 
-    @Test(
-        .enabled(if: MemoryProbe.runAlone, "run by scripts/test on their own"),
-        arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.all)
     func aGibibyteDownloadStreamsToDiskWithBoundedMemory(transport: TransportUnderTest) async throws {
         let size = 1024 * 1024 * 1024
         let folder = FileManager.default.temporaryDirectory.appending(path: "courier-1GiB-\(UUID().uuidString)")
@@ -77,20 +70,16 @@ import Testing
     func expectBoundedDownload(_ size: Int, to folder: URL, over transport: TransportUnderTest, with client: APIClient)
         async throws
     {
-        var growths: [MemoryProbe.Growth] = []
-        for run in 1...2 {
+        let runs = try await MemoryProbe.peakGrowthOfTwoRuns { run in
             let destination = folder.appending(path: "\(run).bin")
-            try await growths.append(
-                MemoryProbe.peakGrowth {
-                    let response = try await client.download(
-                        APIRequest<Void>.get("/testing/download/\(size)"), to: destination)
-                    #expect(response.value == destination)
-                })
+            let response = try await client.download(APIRequest<Void>.get("/testing/download/\(size)"), to: destination)
+            #expect(response.value == destination)
             let written = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int
             #expect(written == size)
             try FileManager.default.removeItem(at: destination)
         }
-        print("1 GiB download over \(transport): \(growths[0]) on the first run, \(growths[1]) on the second")
-        #expect(growths[1].resident < 64 * Self.mebibyte, "resident memory grew \(growths[1]) downloading 1 GiB")
+        print("1 GiB download over \(transport): \(runs)")
+        #expect(
+            runs.second.resident < 64 * MemoryProbe.mebibyte, "resident memory grew \(runs.second) downloading 1 GiB")
     }
 }

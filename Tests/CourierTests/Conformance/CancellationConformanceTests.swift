@@ -1,6 +1,5 @@
 import Courier
 import Foundation
-import HTTPTypes
 import Testing
 
 /// Cancelling at every stage of a real exchange ends with `.cancelled`, promptly, and leaves the client
@@ -15,10 +14,6 @@ import Testing
             withUnsafeCurrentTask { $0?.cancel() }
             return String(decoding: body, as: UTF8.self)
         }
-    }
-
-    func client(_ transport: TransportUnderTest) async throws -> APIClient {
-        APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
     }
 
     /// Starts `request`, cancels it after `delay`, and checks it ends as `.cancelled` within 3 s (the requests
@@ -40,7 +35,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func beforeSending(transport: TransportUnderTest) async throws {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.send(APIRequest<String>.get("/text"))
@@ -53,7 +48,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func whileWaitingForTheHead(transport: TransportUnderTest) async throws {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         try await expectCancelled(
             APIRequest<Data>.get("/slow", query: ["ms": 10_000]), after: .milliseconds(200), on: client)
         try await expectFollowUpSucceeds(on: client)
@@ -61,7 +56,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func whileTheBodyStreams(transport: TransportUnderTest) async throws {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let drip = APIRequest<Data>.get("/drip", query: ["chunks": 100, "intervalMs": 100, "size": 16])
         try await expectCancelled(drip, after: .milliseconds(350), on: client)
         try await expectFollowUpSucceeds(on: client)
@@ -69,7 +64,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func whileDecoding(transport: TransportUnderTest) async throws {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let task = Task { try await client.send(CancelledWhileDecoding()) }
         let error = await #expect(throws: APIError.self) { try await task.value }
         #expect(error?.kind == .cancelled)
@@ -79,7 +74,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func manyCancelledRequestsLeaveThePoolUsable(transport: TransportUnderTest) async throws {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
                 group.addTask { _ = try? await client.send(APIRequest<Data>.get("/slow", query: ["ms": 10_000])) }

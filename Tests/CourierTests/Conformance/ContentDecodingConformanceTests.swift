@@ -1,6 +1,5 @@
 import Courier
 import Foundation
-import HTTPTypes
 import Testing
 
 /// Compressed bodies are decoded as they stream, within the body limit, the same on every transport; a
@@ -10,15 +9,9 @@ import Testing
         let ok: Bool
     }
 
-    func client(_ transport: TransportUnderTest, _ configure: (inout APIClient.Configuration) -> Void = { _ in })
-        async throws -> APIClient
-    {
-        APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make(), configure: configure)
-    }
-
     @Test(arguments: TransportUnderTest.all, ["gzip", "deflate"])
     func gzipAndDeflateBodiesAreDecoded(transport: TransportUnderTest, coding: String) async throws {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let response = try await client.response(APIRequest<Flag>.get("/testing/encoded/\(coding)"))
         #expect(response.value == Flag(ok: true))
         #expect(response.headerFields[.contentEncoding] == nil, "the head still names the decoded coding")
@@ -28,7 +21,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func aLongBodyDecodesInStepsToTheSameBytes(transport: TransportUnderTest) async throws {
         let line = "Courier streams and decodes this line. "
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let response = try await client.response(
             APIRequest<String>.get("/testing/encoded/gzip", query: ["text": line, "repeat": 20_000]))  // ~780 KB
         #expect(response.value == String(repeating: line, count: 20_000))
@@ -36,7 +29,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func courierAsksForGzipAndDeflateUnlessTheRequestNamesItsOwn(transport: TransportUnderTest) async throws {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let asked = try await client.send(APIRequest<EchoConformanceTests.Echo>.get("/echo"))
         #expect(asked.values(of: "Accept-Encoding") == ["gzip, deflate"])
         let own = try await client.send(
@@ -48,7 +41,7 @@ import Testing
     func corruptOrTruncatedCompressedDataIsAContentDecodingError(transport: TransportUnderTest, coding: String)
         async throws
     {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let error = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<Flag>.get("/testing/encoded/\(coding)"))
         }
@@ -62,7 +55,7 @@ import Testing
 
     @Test(arguments: [TransportUnderTest.httpClient, .openAPIAsyncHTTPClient].filter(TransportUnderTest.all.contains))
     func aCodingCourierDoesNotDecodeIsATypedError(transport: TransportUnderTest) async throws {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let error = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<Flag>.get("/testing/encoded/zstd"))
         }
@@ -74,7 +67,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func aGzipBombEndsAtTheBodyLimitSayingWhichLimit(transport: TransportUnderTest) async throws {
-        let client = try await client(transport) { $0.maxBodySize = 10 * 1024 * 1024 }
+        let client = try await transport.demoClient { $0.maxBodySize = 10 * 1024 * 1024 }
         let error = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<Data>.get("/testing/gzip-bomb", query: ["mib": 16]))
         }
@@ -92,7 +85,7 @@ extension ContentDecodingConformanceTests {
     /// continues them.
     @Test(arguments: TransportUnderTest.all)
     func downloadsAskForTheIdentityCoding(transport: TransportUnderTest) async throws {
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let file = FileManager.default.temporaryDirectory.appending(path: "courier-echo-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         _ = try await client.download(APIRequest<Void>.get("/echo"), to: file)

@@ -11,16 +11,14 @@ import Testing
         return url
     }
 
-    func client(_ transport: TransportUnderTest) async throws -> APIClient {
-        APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
-    }
-
     @Test(arguments: TransportUnderTest.all)
     func bodyLandsInTheFileWithMonotonicProgress(transport: TransportUnderTest) async throws {
         let size = 3 * 1024 * 1024 + 17
         let destination = try folder().appending(path: "bytes.bin")
         let seen = Mutex<[TransferProgress]>([])
-        let response = try await client(transport).download(APIRequest<Void>.get("/bytes/\(size)"), to: destination) {
+        let response = try await transport.demoClient().download(
+            APIRequest<Void>.get("/bytes/\(size)"), to: destination
+        ) {
             progress in seen.withLock { $0.append(progress) }
         }
         #expect(response.value == destination)
@@ -38,7 +36,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func failedDownloadsLeaveNothingBehind(transport: TransportUnderTest) async throws {
         let folder = try folder()
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         let missing = await #expect(throws: APIError.self) {
             try await client.download(APIRequest<Void>.get("/status/404"), to: folder.appending(path: "a.bin"))
         }
@@ -54,7 +52,7 @@ import Testing
     func existingFileIsReplacedOnlyWhenComplete(transport: TransportUnderTest) async throws {
         let destination = try folder().appending(path: "keep.bin")
         try Data("old".utf8).write(to: destination)
-        let client = try await client(transport)
+        let client = try await transport.demoClient()
         _ = try? await client.download(APIRequest<Void>.get("/truncated"), to: destination)
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
         _ = try await client.download(APIRequest<Void>.get("/bytes/10"), to: destination)
@@ -64,7 +62,7 @@ import Testing
 
 extension DownloadConformanceTests {
     @Test func unwritableDestinationIsAFileAccessError() async throws {
-        let client = try await client(.urlSession)
+        let client = try await TransportUnderTest.urlSession.demoClient()
         let nowhere = URL(filePath: "/nonexistent-folder-\(UUID().uuidString)/x.bin")
         let error = await #expect(throws: APIError.self) {
             try await client.download(APIRequest<Void>.get("/bytes/10"), to: nowhere)

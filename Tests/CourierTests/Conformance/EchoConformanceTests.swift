@@ -31,7 +31,7 @@ import Testing
         ])
     func interpolatedPathSegmentsStayOneSegment(transport: TransportUnderTest, segment: (String, String)) async throws {
         let (segment, wire) = segment
-        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
+        let client = try await transport.demoClient()
         let echo = try await client.send(EchoSegment(segment: segment))
         #expect(echo.path == "/echo/users/\(wire)/repos")
         #expect(echo.query == nil)
@@ -40,7 +40,7 @@ import Testing
     /// RFC 6265: one `Cookie` field, however the cookies were set (`HTTPFields` splits them).
     @Test(arguments: TransportUnderTest.all)
     func cookiesGoInOneField(transport: TransportUnderTest) async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
+        let client = try await transport.demoClient {
             $0.defaultHeaders[.cookie] = "a=1; b=2"
         }
         let echo = try await client.send(APIRequest<Echo>.get("/echo/cookies", headers: [.cookie: "c=3; d=4"]))
@@ -65,7 +65,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func defaultQueryAndHeadersGoOnEveryRequest(transport: TransportUnderTest) async throws {
         let xClient = try #require(HTTPField.Name("X-Client"))
-        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
+        let client = try await transport.demoClient {
             $0.defaultQuery = ["format": "json", "nojsoncallback": 1]
             $0.defaultHeaders = [.accept: "application/json", xClient: "courier-tests"]
         }
@@ -94,7 +94,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct RepeatedFieldConformanceTests {
     @Test(arguments: TransportUnderTest.all)
     func repeatedResponseFields(transport: TransportUnderTest) async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
+        let client = try await transport.demoClient()
         let response = try await client.response(
             APIRequest<Data>.get("/headers/set", query: ["X-Multi": ["first", "second"]]))
         let name = try #require(HTTPField.Name("X-Multi"))

@@ -1,6 +1,5 @@
 import Courier
 import Foundation
-import HTTPTypes
 import Testing
 
 /// Every way a real exchange can fail, against the demo server: each ends in a clear ``APIError``.
@@ -10,7 +9,7 @@ import Testing
     func client(_ transport: TransportUnderTest, _ configure: (inout APIClient.Configuration) -> Void = { _ in })
         async throws -> APIClient
     {
-        APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
+        try await transport.demoClient {
             $0.defaultQuery = ["key": Self.apiKey]
             $0.errorBody = MessageError.self
             configure(&$0)

@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func aSlowReaderGetsEveryByteInOrder(transport: TransportUnderTest) async throws {
         let count = 3 * 1024 * 1024
-        let body = try await Self.download(count, over: transport.make())
+        let body = try await Self.get("/testing/download/\(count)", over: transport.make())
         var chunks = 0
         let (received, mismatch) = try await Self.read(body) {
             chunks += 1
@@ -27,24 +27,24 @@ import Testing
     /// read-ahead limit (Linux), or after the suspended task resumes (Apple platforms).
     @Test func aURLSessionReaderFarBehindGetsEveryByteInOrder() async throws {
         let count = 8 * 1024 * 1024
-        let body = try await Self.download(count, over: StreamingURLSessionTransport.shared)
+        let body = try await Self.get("/testing/download/\(count)", over: StreamingURLSessionTransport.shared)
         try await Task.sleep(for: .seconds(1))
         let (received, mismatch) = try await Self.read(body) {}
         #expect(received == count)
         #expect(mismatch == nil, "byte \(mismatch ?? 0) differs from the pattern")
     }
 
-    /// The body of `/testing/download/{count}` (byte i is `i % 251`), sent over `transport`.
-    static func download(_ count: Int, over transport: any ClientTransport) async throws -> HTTPBody {
-        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/testing/download/\(count)")
+    /// `GET path` on the demo server straight over `transport`, with no client around it; expects `200`.
+    static func get(_ path: String, over transport: any ClientTransport) async throws -> HTTPBody {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path)
         let (response, body) = try await transport.send(
-            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: "download")
+            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: path)
         #expect(response.status == .ok)
         return try #require(body)
     }
 
     /// Reads `body` to its end, calling `pause` after each chunk; returns the byte count and the first byte
-    /// that differs from the download pattern.
+    /// that differs from the download pattern (byte i is `i % 251`).
     static func read(_ body: HTTPBody, pause: () async throws -> Void) async throws -> (Int, Int?) {
         var received = 0
         var mismatch: Int?
@@ -64,21 +64,18 @@ import Testing
     @Test func aURLSessionReaderFarBehindEndsTheTransferInsteadOfGrowing() async throws {
         let limit = 1024 * 1024
         let transport = StreamingURLSessionTransport(readAheadLimit: limit)
-        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/testing/endless")
-        let (response, body) = try await transport.send(
-            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: "endless")
-        #expect(response.status == .ok)
+        let body = try await Self.get("/testing/endless", over: transport)
         try await Task.sleep(for: .seconds(2))  // the endless body outruns a reader that reads nothing
         var received = 0
         #if canImport(FoundationNetworking)
             let error = await #expect(throws: ReadAheadExceeded.self) {
-                for try await chunk in try #require(body) { received += chunk.count }
+                for try await chunk in body { received += chunk.count }
             }
             #expect(error?.limit == limit)
             #expect(received == 0, "bytes held past the limit were handed over")
             #expect(error?.description.contains("fell more than 1 MiB behind") == true)
         #else
-            for try await chunk in try #require(body) {
+            for try await chunk in body {
                 received += chunk.count
                 if received > 4 * limit { break }
             }
@@ -91,10 +88,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func aCancelledReaderNeverSeesAShortBodyAsComplete(transport: TransportUnderTest) async throws {
         let count = 200_000
-        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/bytes/\(count)")
-        let (_, received) = try await transport.make().send(
-            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: "bytes")
-        let body = try #require(received)
+        let body = try await Self.get("/bytes/\(count)", over: transport.make())
         try await Task.sleep(for: .milliseconds(300))  // the body has arrived and waits unread
         let outcome = await Task { () -> Result<Int, any Error> in
             withUnsafeCurrentTask { $0?.cancel() }

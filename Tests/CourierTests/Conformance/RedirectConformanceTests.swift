@@ -3,7 +3,6 @@ import CourierTesting
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import OpenAPIURLSession
 import Testing
 
 /// Redirects are followed by Courier, not by the transport: the same policy on every transport, and no
@@ -16,19 +15,14 @@ import Testing
     static let queryKey = "QUERYKEY-789"
     static let cookie = "session=COOKIE-xyz"
 
-    /// The transports Courier follows redirects over: all of them.
-    static let transports = TransportUnderTest.all
-
     /// A client with every kind of credential: a bearer token, an API-key header, an API-key query item, a
     /// cookie and a secret default query item.
     func client(_ transport: TransportUnderTest, _ configure: (inout APIClient.Configuration) -> Void = { _ in })
         async throws -> APIClient
     {
-        guard let apiKeyHeader = HTTPField.Name("X-API-Key") else { throw CancellationError() }
-        return APIClient(
-            baseURL: try await TestServers.demoURL(), transport: transport.make(),
+        try await transport.demoClient(
             middlewares: [
-                .bearerToken(Self.token), .apiKey(Self.apiKey, header: apiKeyHeader),
+                .bearerToken(Self.token), .apiKey(Self.apiKey, header: .xAPIKey),
                 .apiKey(Self.queryKey, queryItem: "api_key"),
             ]
         ) {
@@ -52,7 +46,7 @@ import Testing
         APIRequest(method, "/redirect/to", query: ["url": location, "status": status], body: body)
     }
 
-    @Test(arguments: transports, [301, 302, 303, 307, 308])
+    @Test(arguments: TransportUnderTest.all, [301, 302, 303, 307, 308])
     func aRedirectToAnotherOriginCarriesNoCredential(transport: TransportUnderTest, status: Int) async throws {
         let other = try await TestServers.secondOriginURL()
         let client = try await client(transport)
@@ -71,7 +65,7 @@ import Testing
         #expect(response.url?.absoluteString == other.absoluteString + "/echo/landed?page=public")
     }
 
-    @Test(arguments: transports)
+    @Test(arguments: TransportUnderTest.all)
     func aRedirectWithinTheOriginKeepsEveryCredential(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let response = try await client.response(Self.redirect(to: "/echo/landed") as APIRequest<Echo>)
@@ -83,13 +77,14 @@ import Testing
         #expect(response.redirects.count == 1)
     }
 
-    @Test(arguments: transports)
+    @Test(arguments: TransportUnderTest.all)
     func aChainThatLeavesTheOriginAndComesBackGetsOnlyTheMiddlewareCredentialsBack(transport: TransportUnderTest)
         async throws
     {
         let demo = try await TestServers.demoURL()
         let other = try await TestServers.secondOriginURL()
-        let back = other.absoluteString + "/redirect/to?url=" + Self.encode(demo.absoluteString + "/echo/back")
+        let back =
+            other.absoluteString + "/redirect/to?url=" + ASCIIPercentEncoding.encode(demo.absoluteString + "/echo/back")
         let client = try await client(transport)
         let response = try await client.response(Self.redirect(to: back) as APIRequest<Echo>)
         #expect(response.redirects.count == 2)
@@ -100,7 +95,7 @@ import Testing
 
     /// (status, method) → the method and body the target receives.
     @Test(
-        arguments: transports,
+        arguments: TransportUnderTest.all,
         [
             (301, "POST", "GET", false), (302, "POST", "GET", false), (303, "PUT", "GET", false),
             (303, "POST", "GET", false), (301, "PUT", "PUT", true), (302, "DELETE", "DELETE", false),
@@ -124,7 +119,7 @@ import Testing
         }
     }
 
-    @Test(arguments: transports, [307, 308])
+    @Test(arguments: TransportUnderTest.all, [307, 308])
     func aBodyThatCanBeReadOnceIsNotResent(transport: TransportUnderTest, status: Int) async throws {
         let client = try await client(transport)
         let once = HTTPBody(Data("chunk".utf8), length: .known(5), iterationBehavior: .single)
@@ -138,7 +133,7 @@ import Testing
         #expect(error?.description.contains("read only once") == true)
     }
 
-    @Test(arguments: transports, ["file:///etc/passwd", "ftp://127.0.0.1/file", "javascript:alert(1)"])
+    @Test(arguments: TransportUnderTest.all, ["file:///etc/passwd", "ftp://127.0.0.1/file", "javascript:alert(1)"])
     func redirectsToOtherSchemesAreRefused(transport: TransportUnderTest, location: String) async throws {
         let client = try await client(transport)
         let error = await #expect(throws: APIError.self) {
@@ -148,7 +143,7 @@ import Testing
         #expect(error?.description.contains("only http and https") == true, "\(error?.description ?? "")")
     }
 
-    @Test(arguments: transports)
+    @Test(arguments: TransportUnderTest.all)
     func aLoopEndsInTooManyRedirectsNamingTheChain(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let error = await #expect(throws: APIError.self) {
@@ -164,7 +159,7 @@ import Testing
         #expect(!text.contains("DEFAULT-QUERY-SECRET") && !text.contains(Self.queryKey), "\(text)")
     }
 
-    @Test(arguments: transports)
+    @Test(arguments: TransportUnderTest.all)
     func theHopLimitIsTheClientsOrTheEndpoints(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let followed = try await client.response(APIRequest<Echo>.get("/redirect/count/10"))
@@ -185,7 +180,25 @@ import Testing
         #expect(own.redirects.count == 3)
     }
 
-    @Test(arguments: transports)
+    /// The demo server's own edges: a chain of no redirects is the final response, and a count that is not
+    /// one is a clear `400`, not a redirect.
+    @Test func aChainOfNoRedirectsEndsAtOnceAndABadCountIsABadRequest() async throws {
+        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let none = try await client.response(APIRequest<String>.get("/redirect/count/0"))
+        #expect(none.status == .ok)
+        #expect(none.redirects.isEmpty)
+        #expect(none.value == "No redirects left\n")
+        for count in ["ten", "-1", "2.5"] {
+            let error = await #expect(throws: APIError.self) {
+                try await client.send(APIRequest<String>.get("/redirect/count/\(count)"))
+            }
+            #expect(error?.status == .badRequest, "\(count)")
+            #expect(error?.redirects.isEmpty == true, "\(count)")
+            #expect(error?.bodySnippet?.contains("n must be an integer, 0 or more") == true, "\(count)")
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
     func noRedirectsHandsTheRedirectItselfToValidation(transport: TransportUnderTest) async throws {
         let client = try await client(transport) { $0.redirectPolicy = .never }
         let error = await #expect(throws: APIError.self) {
@@ -221,24 +234,15 @@ import Testing
         #expect(mock.requests.last?.baseURL.absoluteString == "http://api.example.com")
     }
 
-    @Test(arguments: transports)
+    @Test(arguments: TransportUnderTest.all)
     func loggingShowsEveryHop(transport: TransportUnderTest) async throws {
         let (logger, store) = RecordingLogHandler.logger()
-        let client = APIClient(
-            baseURL: try await TestServers.demoURL(), transport: transport.make(),
-            middlewares: [.logging(logger)])
+        let client = try await transport.demoClient(middlewares: [.logging(logger)])
         _ = try await client.send(APIRequest<Echo>.get("/redirect/count/2"))
         let statuses = store.all.compactMap { $0.metadata["courier-status"].map { "\($0)" } }
         #expect(statuses == ["302 Found", "302 Found", "200 OK"], "\(store.text)")
         let urls = store.all.filter { $0.message == "Sending request" }.compactMap { $0.metadata["courier-url"] }
         #expect(urls.map { "\($0)".hasSuffix("/redirect/count/2") } == [true, false, false])
-    }
-
-    /// `text` percent-encoded as one query value.
-    static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
     /// swift-openapi-urlsession's transport follows redirects inside URLSession, where Courier can't see them:

@@ -10,13 +10,9 @@ import Testing
         "Retries and downloads",
     ]
 
-    /// `courier-demo` beside the test binary in the build folder.
+    /// `courier-demo` beside the tests in the build folder.
     static func binary() throws -> URL {
-        let folder = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appending(path: "courier-demo") }
-        return try #require(
-            candidates.first { FileManager.default.isExecutableFile(atPath: $0.path(percentEncoded: false)) },
-            "build courier-demo first (swift build): looked in \(candidates.map(\.path))")
+        try BuiltProducts.executable("courier-demo")
     }
 
     /// A running child process whose standard output is collected.

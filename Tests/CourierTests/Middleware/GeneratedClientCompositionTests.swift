@@ -61,16 +61,15 @@ import Testing
 @Suite struct CredentialMiddlewareTests {
     @Test func eachCredentialLandsWhereItShould() async throws {
         let mock = MockTransport { _ in (HTTPResponse(status: .noContent), Data()) }
-        let xAPIKey = try #require(HTTPField.Name("X-API-Key"))
         for middleware: any ClientMiddleware in [
-            .apiKey("k1", header: xAPIKey), .apiKey("a b&c", queryItem: "key"), .bearerToken("t0k"),
+            .apiKey("k1", header: .xAPIKey), .apiKey("a b&c", queryItem: "key"), .bearerToken("t0k"),
             .basicAuth(username: "ada", password: "pa:ss"),
         ] {
             let client = APIClient(baseURL: exampleBaseURL, transport: mock, middlewares: [middleware])
             try await client.send(APIRequest<Void>.get("/x", query: ["q": "1"]))
         }
         let requests = mock.requests
-        #expect(requests[0].headerFields[xAPIKey] == "k1")
+        #expect(requests[0].headerFields[.xAPIKey] == "k1")
         #expect(requests[1].query == "q=1&key=a%20b%26c")
         #expect(requests[2].headerFields[.authorization] == "Bearer t0k")
         #expect(requests[3].headerFields[.authorization] == "Basic YWRhOnBhOnNz")

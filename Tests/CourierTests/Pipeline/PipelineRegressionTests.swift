@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func cancelAllReachesADownload(transport: TransportUnderTest) async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make())
+        let client = try await transport.demoClient()
         let folder = FileManager.default.temporaryDirectory.appending(path: "courier-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func anXMLErrorBodyDecodesThroughTheEndpointsDecoder(transport: TransportUnderTest) async throws {
         // The client's own error body is a JSON type: the endpoint's choice wins.
-        let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport.make()) {
+        let client = try await transport.demoClient {
             $0.errorBody = MessageError.self
         }
         let error = await #expect(throws: APIError.self) { try await client.send(ListBucket(name: "photos")) }

@@ -1,7 +1,6 @@
 import Courier
 import Foundation
 import HTTPTypes
-import Logging
 import Testing
 
 /// No secret a request carried reaches a message, in any spelling: every credential kind × every failure
@@ -24,16 +23,14 @@ import Testing
             case .bearer: middlewares.append(.bearerToken(Self.token))
             case .basic: middlewares.append(.basicAuth(username: "ada", password: Self.password))
             case .headerKey:
-                if let name = HTTPField.Name("X-API-Key") {
-                    middlewares.append(.apiKey(Self.headerSecret, header: name))
-                }
+                middlewares.append(.apiKey(Self.headerSecret, header: .xAPIKey))
             case .queryKey: middlewares.append(.apiKey(Self.querySecret, queryItem: "api_key"))
             case .cookie: configuration.defaultHeaders[.cookie] = "sid=\(Self.cookieValue)"
             }
         }
 
-        /// Every spelling of the secret that must not appear: as is, percent-encoded for a query and for a
-        /// form, JSON-escaped, and base64 (`Basic`).
+        /// Every spelling of the secret that must not appear: as is, JSON-escaped, percent-encoded for a query
+        /// and for a form (either case of hex digit, and all in lower case), and base64 (`Basic`).
         var spellings: [String] {
             let secret: String
             var extra: [String] = []
@@ -46,12 +43,9 @@ import Testing
             case .queryKey: secret = Self.querySecret
             case .cookie: secret = Self.cookieValue
             }
-            var unreserved = CharacterSet.alphanumerics
-            unreserved.insert(charactersIn: "-._~")
-            let encoded = secret.addingPercentEncoding(withAllowedCharacters: unreserved) ?? secret
-            let form = encoded.replacingOccurrences(of: "%20", with: "+")
             let json = secret.replacingOccurrences(of: "/", with: "\\/")
-            return [secret, encoded, form, json, encoded.lowercased()] + extra
+            let encoded = ASCIIPercentEncoding.spellings(of: secret)
+            return [secret, json] + encoded + [ASCIIPercentEncoding.encode(secret).lowercased()] + extra
         }
     }
 
@@ -63,9 +57,7 @@ import Testing
 
     struct Mismatch: Decodable, Sendable { let expected: [Int] }
 
-    static let transports = TransportUnderTest.all
-
-    @Test(arguments: transports, Credential.allCases)
+    @Test(arguments: TransportUnderTest.all, Credential.allCases)
     func noSecretReachesAnyMessage(transport: TransportUnderTest, credential: Credential) async throws {
         for failure in Failure.allCases {
             let (logger, store) = RecordingLogHandler.logger()

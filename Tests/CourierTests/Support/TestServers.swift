@@ -1,7 +1,9 @@
 import CourierDemoServer
 import Foundation
 
-/// The real servers the end-to-end tests talk to, all on 127.0.0.1.
+/// The real servers the end-to-end tests talk to: demo servers on loopback addresses (127.0.0.1, and 127.0.0.2
+/// for a second origin), in this process or in a child process of their own, and httpbin wherever
+/// `COURIER_HTTPBIN_URL` says (`scripts/test` starts it on 127.0.0.1).
 enum TestServers {
     /// One in-process demo server for the whole test run, started on first use on a free port.
     private static let demo = Task { try await DemoServer.start() }
@@ -40,54 +42,11 @@ extension TestServers {
 }
 
 extension TestServers {
-    /// Runs `body` against the demo server in a process of its own (`courier-demo serve --port 0`, built
-    /// beside the tests), so that memory measured in this process is the client's alone.
+    /// Runs `body` against the demo server in a process of its own (`courier-demo serve`, built beside the
+    /// tests; see ``DemoServerProcess``), so that memory measured in this process is the client's alone.
     static func withDemoServerProcess<T>(_ body: (URL) async throws -> T) async throws -> T {
         let server = try DemoServerProcess()
         defer { server.stop() }
         return try await body(server.baseURL)
-    }
-}
-
-/// `courier-demo serve` running as a child process, stopped by ``stop()``.
-private final class DemoServerProcess {
-    let baseURL: URL
-    private let process = Process()
-
-    struct StartFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    init() throws {
-        let tests = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
-        let binary = tests.deletingLastPathComponent().appending(path: "courier-demo")
-        guard FileManager.default.isExecutableFile(atPath: binary.path(percentEncoded: false)) else {
-            throw StartFailure(description: "no courier-demo beside the tests at \(binary.path); build it first")
-        }
-        let output = Pipe()
-        process.executableURL = binary
-        process.arguments = ["serve", "--port", "0"]
-        process.standardOutput = output
-        try process.run()
-        // The server prints one line with its address once it listens.
-        var text = ""
-        while !text.contains("\n") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        guard let start = text.range(of: "listening on "),
-            let url = URL(string: String(text[start.upperBound...].prefix { $0 != " " && $0 != "\n" }))
-        else {
-            process.terminate()
-            process.waitUntilExit()
-            throw StartFailure(description: "courier-demo serve printed no address: \(text)")
-        }
-        baseURL = url
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
     }
 }

@@ -49,3 +49,13 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 }
+
+extension TransportUnderTest {
+    /// A client for the shared demo server (``TestServers/demoURL()``) over this transport.
+    func demoClient(
+        middlewares: [any ClientMiddleware] = [], configure: (inout APIClient.Configuration) -> Void = { _ in }
+    ) async throws -> APIClient {
+        APIClient(
+            baseURL: try await TestServers.demoURL(), transport: make(), middlewares: middlewares, configure: configure)
+    }
+}

@@ -21,7 +21,7 @@ struct GoogleErrorBody: Encodable {
 
     /// The response carrying this body; its status is the body's `code`.
     func response() throws -> Response {
-        let status = HTTPResponse.Status(code: error.code, reasonPhrase: ReasonPhrase.standard(for: error.code))
+        let status = ReasonPhrase.status(error.code)
         return try DemoResponses.json(self, status: status)
     }
 

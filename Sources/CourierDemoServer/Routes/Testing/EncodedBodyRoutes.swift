@@ -10,9 +10,10 @@ import Synchronization
 ///   `gzip` or `deflate` (zlib format), with that `Content-Encoding`; `{coding}` = `br` or `zstd` sends the
 ///   text uncompressed but labelled so (a coding the client did not ask for); `corrupt` sends `gzip` that
 ///   breaks after its header; `truncated` sends the first half of the gzip stream.
-/// - `GET /testing/gzip-bomb?mib=1024` → `n` MiB of zeros as one gzip stream (~1 MiB on the wire per GiB),
-///   with `Content-Length` of the compressed bytes; built once per size and kept.
-/// - `GET /testing/endless` → `200`, no `Content-Length`, 64 KiB chunks until the client goes away.
+/// - `GET /testing/gzip-bomb?mib=1024` → `mib` MiB (1…4096) of zeros as one gzip stream (~1 MiB on the wire
+///   per GiB), with `Content-Length` of the compressed bytes; each size is compressed on first use and kept.
+/// - `GET /testing/endless` → `200`, no `Content-Length`, the ``DeterministicBytes`` pattern in 64 KiB chunks
+///   until the client goes away.
 enum EncodedBodyRoutes {
     static func add(to router: Router<DemoContext>) {
         router.get("/testing/encoded/{coding}") { request, context in
@@ -46,19 +47,14 @@ enum EncodedBodyRoutes {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: compressed))
         }
         router.get("/testing/endless") { _, _ in
-            let body = ResponseBody { writer in
-                var offset = 0
-                while true {
-                    try await writer.write(
-                        DeterministicBytes.chunk(at: offset, length: DeterministicBytes.maximumChunkSize))
-                    offset += DeterministicBytes.maximumChunkSize
-                }
-            }
+            // `Int.max` bytes take 29 years at 10 GB/s: the body ends when a write fails, the client gone.
+            let body = ResponseBody { writer in try await DeterministicBytes.write(count: .max, to: &writer) }
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body)
         }
     }
 
-    /// Gzip bombs by size, built on first use.
+    /// Gzip bombs by size, compressed on first use and kept. The lock is not held while compressing, so
+    /// requests for a size not yet kept may each compress it; they get equal bytes, and the last one is kept.
     final class Bombs: Sendable {
         static let shared = Bombs()
         private let built = Mutex<[Int: ByteBuffer]>([:])

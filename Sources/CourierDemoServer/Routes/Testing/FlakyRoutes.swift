@@ -25,7 +25,7 @@ enum FlakyRoutes {
             for try await _ in request.body {}
             let attempt = counters.attempt(context.parameters.get("key") ?? "")
             guard attempt > failures else {
-                let status = HTTPResponse.Status(code: code, reasonPhrase: ReasonPhrase.standard(for: code))
+                let status = ReasonPhrase.status(code)
                 var response = try DemoResponses.json(DemoResponses.Message(message: "try again"), status: status)
                 if let retryAfter {
                     response.headers[.retryAfter] = useDate ? httpDate(secondsAhead: retryAfter) : String(retryAfter)
