@@ -6,6 +6,8 @@ public enum ClientKind: String, CaseIterable, Codable, Sendable {
     case rawAHCShared = "raw-ahc-shared"
     /// Courier as shipped: `APIClient(baseURL:)` with its default transport and shared client.
     case courierShipped = "courier-shipped"
+    /// Courier as shipped, each request's task preferring an event loop's executor (an experiment, #14).
+    case courierShippedOnLoop = "courier-shipped-on-loop"
     case transportAHC = "transport-ahc"
     case courierAHC = "courier-ahc"
     case transportThinAHC = "transport-thin-ahc"
@@ -20,7 +22,7 @@ public enum ClientKind: String, CaseIterable, Codable, Sendable {
     public var baseline: ClientKind {
         switch self {
         case .rawAHC, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC: .rawAHC
-        case .rawAHCShared, .courierShipped: .rawAHCShared
+        case .rawAHCShared, .courierShipped, .courierShippedOnLoop: .rawAHCShared
         case .rawURLSession, .transportURLSession, .courierURLSession, .courierStreamingURLSession: .rawURLSession
         }
     }
@@ -31,6 +33,7 @@ public enum ClientKind: String, CaseIterable, Codable, Sendable {
         case .rawAHC: "raw AsyncHTTPClient"
         case .rawAHCShared: "raw AsyncHTTPClient on HTTPClient.shared"
         case .courierShipped: "Courier as shipped (APIClient(baseURL:))"
+        case .courierShippedOnLoop: "Courier as shipped, task on an event loop"
         case .transportAHC: "AsyncHTTPClientTransport alone"
         case .courierAHC: "Courier + AsyncHTTPClientTransport"
         case .transportThinAHC: "HTTPClientTransport alone"

@@ -54,6 +54,10 @@ public struct LoadClients: Sendable {
         case .courierShipped:
             let client = APIClient(baseURL: baseURL)
             return { try await client.send(GetUser(login: login)) }
+        case .courierShippedOnLoop:
+            let client = APIClient(baseURL: baseURL)
+            let executors = LoopExecutors()
+            return { try await executors.run { try await client.send(GetUser(login: login)) } }
         case .courierStreamingURLSession:
             let client = APIClient(baseURL: baseURL, transport: StreamingURLSessionTransport.shared)
             return { try await client.send(GetUser(login: login)) }

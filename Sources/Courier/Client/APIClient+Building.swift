@@ -145,7 +145,7 @@ extension APIClient {
         case .reportingProgress(let inner, let progress):
             return try makeBody(inner, headerFields: &headerFields)?.reportingProgress(progress)
         }
-        if headerFields[.contentType] == nil { headerFields[.contentType] = contentType }
+        if !headerFields.has(.contentType) { headerFields[.contentType] = contentType }
         return httpBody
     }
 }

@@ -72,7 +72,7 @@ extension APIClient {
         if RedirectStep.isRedirect(delivery.response) {
             delivery = try await followRedirects(from: delivery, body: body, route: route)
         }
-        if delivery.response.headerFields.contains(.contentEncoding) { delivery = try await decodingContent(delivery) }
+        if delivery.response.headerFields.has(.contentEncoding) { delivery = try await decodingContent(delivery) }
         guard (route.acceptableStatuses ?? configuration.acceptableStatuses).contains(delivery.response.status) else {
             var error = await statusError(for: route, delivery)
             if delivery.attempts > 1 { error.attempts = delivery.attempts }
@@ -260,14 +260,14 @@ extension APIClient {
     /// the body streams, see ``DecodedChunks``).
     private static func wireHead(_ request: HTTPRequest) -> HTTPRequest {
         var head = request
-        let cookies = request.headerFields[fields: .cookie]
-        if cookies.count > 1 {
+        if request.headerFields.count(of: .cookie) > 1 {
+            let cookies = request.headerFields[fields: .cookie]
             head.headerFields[fields: .cookie] = [
                 HTTPField(name: .cookie, value: cookies.map(\.value).joined(separator: "; "))
             ]
         }
         // A range applies to the encoded bytes, which can't be decoded from the middle: ranges go unencoded.
-        if !request.headerFields.contains(.acceptEncoding) && !request.headerFields.contains(.range) {
+        if !request.headerFields.has(.acceptEncoding) && !request.headerFields.has(.range) {
             head.headerFields.append(HTTPField(name: .acceptEncoding, value: ContentCoding.accepted))
         }
         return head

@@ -14,7 +14,7 @@ enum ContentCoding: String, Sendable {
     /// The coding a `Content-Encoding` value names: `nil` for none (absent, empty or `identity`), else the one
     /// coding, or a failure naming what Courier can't decode (an unknown coding, or more than one).
     static func of(_ response: HTTPResponse) -> Result<ContentCoding, ContentDecodingFailure>? {
-        guard let header = response.headerFields[.contentEncoding] else { return nil }
+        guard let header = response.headerFields.value(of: .contentEncoding) else { return nil }
         let codings = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
             !$0.isEmpty && $0 != "identity"
         }

@@ -7,11 +7,16 @@ extension HTTPBody {
     static func response<Chunks: AsyncSequence & Sendable>(
         _ chunks: Chunks, to method: HTTPRequest.Method, fields: HTTPFields
     ) -> HTTPBody? where Chunks.Element == ByteChunk {
+        response(chunks, to: method, length: fields.value(of: .contentLength).flatMap { Int64($0) })
+    }
+
+    /// The same, with the `Content-Length` already read (`nil` for none).
+    static func response<Chunks: AsyncSequence & Sendable>(
+        _ chunks: Chunks, to method: HTTPRequest.Method, length: Int64?
+    ) -> HTTPBody? where Chunks.Element == ByteChunk {
         switch method {
         case .head, .connect, .trace: return nil
-        default:
-            let length: Length = fields[.contentLength].flatMap { Int64($0) }.map { .known($0) } ?? .unknown
-            return HTTPBody(chunks, length: length, iterationBehavior: .single)
+        default: return HTTPBody(chunks, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
         }
     }
 }

@@ -18,7 +18,8 @@ struct Report {
 
     /// The variants compared with their raw client, in table order.
     private let compared: [ClientKind] = [
-        .courierShipped, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC, .transportURLSession,
+        .courierShipped, .courierShippedOnLoop, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC,
+        .transportURLSession,
         .courierURLSession, .courierStreamingURLSession,
     ]
 
