@@ -16,8 +16,9 @@ import Testing
         }
     }
 
-    /// Starts `request`, cancels it after `delay`, and checks it ends as `.cancelled` within 3 s (the requests
-    /// cancelled here take 10 s; the margin is for a loaded machine running every suite at once).
+    /// Starts `request`, cancels it after `delay`, and checks it ends as `.cancelled` within 10 s (the requests
+    /// cancelled here take 30 s; the margin is for a loaded machine running every suite at once, where a CI run
+    /// saw timers fire 3–4 s late).
     func expectCancelled<E: Endpoint>(_ request: E, after delay: Duration, on client: APIClient) async throws {
         let task = Task { try await client.send(request) }
         try await Task.sleep(for: delay)
@@ -25,7 +26,7 @@ import Testing
         task.cancel()
         let error = await #expect(throws: APIError.self) { try await task.value }
         #expect(error?.kind == .cancelled, "ended as \(String(describing: error))")
-        #expect(ContinuousClock.now - cancelledAt < .seconds(3), "cancellation took too long")
+        #expect(ContinuousClock.now - cancelledAt < .seconds(10), "cancellation took too long")
     }
 
     /// The client still works after a cancellation.
@@ -50,7 +51,7 @@ import Testing
     func whileWaitingForTheHead(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient()
         try await expectCancelled(
-            APIRequest<Data>.get("/slow", query: ["ms": 10_000]), after: .milliseconds(200), on: client)
+            APIRequest<Data>.get("/slow", query: ["ms": 30_000]), after: .milliseconds(200), on: client)
         try await expectFollowUpSucceeds(on: client)
     }
 

@@ -14,7 +14,7 @@ import Hummingbird
 ///   <first>; rel=first, <last>; title="Last page"; rel="last"`
 ///
 /// `repeat=1` makes page 2's `next` point at page 2 again (a client must notice and stop). `delay_ms=N`
-/// (at most 10000, carried over in links) answers every page after the first N milliseconds late.
+/// (at most 60000, carried over in links) answers every page after the first N milliseconds late.
 /// `link_origin=http://host:port` (carried over) puts that origin in the links: pages on another origin.
 enum PaginationLinkRoute {
     struct Page: Encodable {
@@ -30,7 +30,7 @@ enum PaginationLinkRoute {
             let page = try query.integer("page", default: 1, in: 1...1_000_000)
             let relative = query["relative"] == "1"
             let repeats = query["repeat"] == "1"
-            let delay = try query.integer("delay_ms", default: 0, in: 0...10_000)
+            let delay = try query.integer("delay_ms", default: 0, in: 0...60_000)
             let linkOrigin = query["link_origin"].flatMap { $0.hasPrefix("http://") ? $0 : nil }
             counters.count(.link)
             if page > 1 && delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
