@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Instructions per request counted by callgrind (deterministic for a given binary, whatever else the machine
-# does): (Ir at 4000 requests − Ir at 1000) / 3000, so start-up and connection set-up cancel out.
+# Instructions per request counted by callgrind, whatever else the machine does: (Ir at 4000 requests − Ir at
+# 1000) / 3000, so start-up and connection set-up cancel out. Exact for a given binary over the canned
+# transport; end to end they move by about ±1 % from run to run (event-loop turns depend on timing).
 # Builds courier-path in release; installs valgrind (and, for e2e, nginx) with apt-get when missing.
 #   Benchmarks/instructions.sh            # Courier's own path over a canned transport: GET + decode, and a
 #                                         # PATCH with a query and a JSON body
@@ -34,7 +35,12 @@ if setarch "$(uname -m)" -R true 2>/dev/null; then no_aslr=(setarch "$(uname -m)
 instructions() {  # $1 label, then courier-path's arguments → total Ir
     local label=$1
     shift
-    "${no_aslr[@]}" valgrind --tool=callgrind --callgrind-out-file="$work/$label.out" "$stripped" "$@" >/dev/null 2>&1
+    if ! "${no_aslr[@]}" valgrind --tool=callgrind --callgrind-out-file="$work/$label.out" "$stripped" "$@" \
+        >"$work/$label.log" 2>&1 || [ ! -s "$work/$label.out" ]; then
+        echo "instructions.sh: callgrind failed for $label; its output:" >&2
+        tail -n 20 "$work/$label.log" >&2
+        return 1
+    fi
     sed -n 's/^summary: *//p' "$work/$label.out"
 }
 
@@ -51,8 +57,8 @@ case "$mode" in
 path)
     trap 'rm -rf "$work"' EXIT
     for workload in get patch; do
-        low=$(instructions "$workload-low" "$workload" "$low_count")
-        high=$(instructions "$workload-high" "$workload" "$high_count")
+        low=$(instructions "$workload-low" "$workload" "$low_count") || exit 1
+        high=$(instructions "$workload-high" "$workload" "$high_count") || exit 1
         report "$workload" "$low" "$high"
     done
     ;;
@@ -65,8 +71,8 @@ e2e)
     echo "== nginx $nginx_version on $base_url" >&2
     read -r -a clients <<<"${E2E_CLIENTS:-raw-ahc raw-ahc-shared transport-thin-ahc courier-thin-ahc courier-shipped transport-ahc courier-ahc raw-urlsession courier-urlsession courier-streaming-urlsession}"
     for client in "${clients[@]}"; do
-        low=$(instructions "$client-low" e2e "$client" "$low_count" "$base_url")
-        high=$(instructions "$client-high" e2e "$client" "$high_count" "$base_url")
+        low=$(instructions "$client-low" e2e "$client" "$low_count" "$base_url") || exit 1
+        high=$(instructions "$client-high" e2e "$client" "$high_count" "$base_url") || exit 1
         [ -n "$low" ] && [ -n "$high" ] || { echo "instructions.sh: callgrind failed for $client" >&2; exit 1; }
         report "e2e $client" "$low" "$high"
     done

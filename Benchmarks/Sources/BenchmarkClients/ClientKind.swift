@@ -18,6 +18,9 @@ public enum ClientKind: String, CaseIterable, Codable, Sendable {
     /// Courier over its own `StreamingURLSessionTransport`.
     case courierStreamingURLSession = "courier-streaming-urlsession"
 
+    /// Every kind but the experiments: what `courier-bench e2e` runs unless told otherwise.
+    public static var standard: [ClientKind] { allCases.filter { $0 != .courierShippedOnLoop } }
+
     /// The raw client this kind is compared with (itself for a raw client).
     public var baseline: ClientKind {
         switch self {

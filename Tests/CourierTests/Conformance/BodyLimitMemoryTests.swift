@@ -52,7 +52,25 @@ struct BodyLimitMemoryTests {
             #expect(error?.kind == .bodyTooLarge, "\(error?.description ?? "no error")")
         }
         print("\(body) over \(transport), 10 MiB limit: \(runs)")
-        #expect(runs.second.resident < 32 * MemoryProbe.mebibyte, "resident memory grew \(runs.second) for \(body)")
+        #expect(
+            runs.second.resident < Self.residentBound(body, over: transport),
+            "resident memory grew \(runs.second) for \(body)")
+        if let allocated = runs.second.allocated {
+            #expect(allocated < 32 * MemoryProbe.mebibyte, "the allocator handed out \(runs.second) for \(body)")
+        }
+    }
+
+    /// 32 MiB of resident growth, except for a gzip bomb over URLSession on Linux: libcurl decodes 16 KiB of
+    /// input at a time, so one read of a bomb queues about 16 MiB of deliveries for the session's delegate
+    /// before a cancellation reaches libcurl, and two such reads can be in flight. The allocator handed out
+    /// 21 MiB there, but resident growth measured 27–33 MiB (32.6 and 32.8 MiB in clean-clone CI runs), so
+    /// its resident bound is 48 MiB, still under the transport's 64 MiB read-ahead limit; what the allocator
+    /// hands out stays bounded by 32 MiB on every transport.
+    static func residentBound(_ body: OversizedBody, over transport: TransportUnderTest) -> Int64 {
+        #if os(Linux)
+            if body == .gzipBomb && transport == .urlSession { return 48 * MemoryProbe.mebibyte }
+        #endif
+        return 32 * MemoryProbe.mebibyte
     }
 
     @Test(arguments: TransportUnderTest.all)

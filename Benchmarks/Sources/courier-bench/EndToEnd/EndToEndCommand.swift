@@ -12,7 +12,7 @@ struct EndToEndCommand: AsyncParsableCommand {
     var baseURL: String
 
     @Option(parsing: .upToNextOption, help: "Clients, in the order the first round runs them (rotated each round).")
-    var clients: [ClientKind] = ClientKind.allCases
+    var clients: [ClientKind] = ClientKind.standard
 
     @Option(parsing: .upToNextOption, help: "Concurrency levels (tasks in flight).")
     var concurrency: [Int] = [1, 16, 64]

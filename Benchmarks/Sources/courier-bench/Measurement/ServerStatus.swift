@@ -41,6 +41,11 @@ struct ServerStatus {
         #endif
         guard descriptor >= 0 else { throw StatusError("socket() failed: errno \(errno)") }
         defer { close(descriptor) }
+        // nginx answers at once; a page that doesn't come within 5 s is an error, not a hang.
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            setsockopt(descriptor, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -59,6 +64,7 @@ struct ServerStatus {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {  // HTTP/1.0: nginx closes the connection after the page
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw StatusError("reading the status page failed: errno \(errno)") }
             if count == 0 { break }
             response += buffer[..<count]

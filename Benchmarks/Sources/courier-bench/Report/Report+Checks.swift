@@ -90,10 +90,12 @@ extension Report {
         var lines = [
             "## Instructions per request (callgrind, c = 1)",
             "",
-            "Deterministic for a given binary: `Benchmarks/instructions.sh e2e` runs each client under "
+            "`Benchmarks/instructions.sh e2e` runs each client under "
                 + "`valgrind --tool=callgrind` for 1000 and for 4000 sequential GET + decode requests against the "
                 + "same loopback nginx and divides the difference by 3000, so start-up and connection set-up cancel "
-                + "out. The whole client process is counted (every thread); nginx is not.",
+                + "out. The whole client process is counted (every thread); nginx is not. These counts move by about "
+                + "±1 % from run to run (how many event-loop turns a request takes depends on timing); the counts "
+                + "over the canned transport are exact for a given binary.",
             "",
             "| client | instructions/request | vs raw |",
             "|---|--:|--:|",

@@ -45,7 +45,8 @@ struct Report {
                 + String(format: "%.1f", endToEnd.secondsPerCell)
                 + " s per cell after a warm-up; client and nginx not pinned to CPUs and no malloc interposer "
                 + "loaded, as users run. Each ratio is taken round by round against the raw client measured in the "
-                + "same round; the table shows the median and, in brackets, the lowest and highest. Raw and Courier "
+                + "same round; the table shows the median and, in brackets, the lowest and highest; Δ is the "
+                + "difference of the two clients' medians. Raw and Courier "
                 + "share one `HTTPClient` (64-connection pool) or one `URLSession` (64 connections per host), except "
                 + "\"Courier as shipped\" (`APIClient(baseURL:)`, on Courier's `sharedClient`), which is compared "
                 + "with raw AsyncHTTPClient on `HTTPClient.shared`, as most users write it. CPU and context "

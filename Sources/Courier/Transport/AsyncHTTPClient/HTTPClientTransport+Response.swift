@@ -21,11 +21,12 @@
             for (name, value) in response.headers {
                 // AsyncHTTPClient has already rejected invalid names; skip rather than trap if one slips by.
                 guard let fieldName = HTTPField.Name.parsing(name) else { continue }
+                let field = HTTPField(name: fieldName, value: value)
                 if fieldName == .contentLength {
                     lengths += 1
-                    declaredLength = Int64(value)
+                    declaredLength = Int64(field.value)  // as HTTPField cleaned it (surrounding spaces trimmed)
                 }
-                fields.append(HTTPField(name: fieldName, value: value))
+                fields.append(field)
             }
             let head = HTTPResponse(
                 status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
