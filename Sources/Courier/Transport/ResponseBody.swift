@@ -7,16 +7,12 @@ extension HTTPBody {
     static func response<Chunks: AsyncSequence & Sendable>(
         _ chunks: Chunks, to method: HTTPRequest.Method, fields: HTTPFields
     ) -> HTTPBody? where Chunks.Element == ByteChunk {
-        response(chunks, to: method, length: fields.value(of: .contentLength).flatMap { Int64($0) })
-    }
-
-    /// The same, with the `Content-Length` already read (`nil` for none).
-    static func response<Chunks: AsyncSequence & Sendable>(
-        _ chunks: Chunks, to method: HTTPRequest.Method, length: Int64?
-    ) -> HTTPBody? where Chunks.Element == ByteChunk {
         switch method {
         case .head, .connect, .trace: return nil
-        default: return HTTPBody(chunks, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
+        default:
+            // One pass over the fields (`value(of:)`), not `HTTPFields`' generic subscript.
+            let length = fields.value(of: .contentLength).flatMap { Int64($0) }
+            return HTTPBody(chunks, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
         }
     }
 }

@@ -28,7 +28,7 @@ struct Report {
         lines += ratioTable(endToEnd, heading: mainHeading) + [""] + checks() + [""]
         if !instructions.isEmpty { lines += instructionTable() + [""] }
         if let pinned {
-            lines += ratioTable(pinned, heading: pinnedHeading, level: "###") + [""]
+            lines += ratioTable(pinned, heading: pinnedHeading) + [""]
         }
         if let oldConditions { lines += oldVersusNewTable(old: oldConditions) + [""] }
         lines += breakdownTable() + [""] + absoluteTable() + [""]
@@ -68,7 +68,7 @@ struct Report {
         ]
     }
 
-    private func ratioTable(_ summary: EndToEndSummary, heading: [String], level: String = "##") -> [String] {
+    private func ratioTable(_ summary: EndToEndSummary, heading: [String]) -> [String] {
         var lines =
             heading + [
                 "| variant / raw | c | req/s | p50 | p99 | CPU/req (Δ µs) | context switches/req (Δ) | allocs/req (Δ) |",

@@ -8,32 +8,23 @@
     extension HTTPClientTransport {
         /// The response head with every header field kept in order, and the body as a single-pass stream.
         ///
-        /// Common names skip re-validation (``HTTPField/Name/parsing(_:)``), and `Content-Length` is read on
-        /// the way rather than looked up afterwards. (Fields are appended one by one: `HTTPFields` has no bulk
-        /// initialiser, and `append(contentsOf:)` costs twice as much per field, through an unspecialised loop.)
+        /// Common names skip re-validation (``HTTPField/Name/parsing(_:)``). Fields are appended one by one:
+        /// `HTTPFields` has no bulk initialiser, and `append(contentsOf:)` costs twice as much per field, through
+        /// an unspecialised loop.
         static func makeResponse(_ response: HTTPClientResponse, method: HTTPRequest.Method) -> (
             HTTPResponse, HTTPBody?
         ) {
             var fields = HTTPFields()
             fields.reserveCapacity(response.headers.count)
-            var declaredLength: Int64?
-            var lengths = 0
             for (name, value) in response.headers {
                 // AsyncHTTPClient has already rejected invalid names; skip rather than trap if one slips by.
                 guard let fieldName = HTTPField.Name.parsing(name) else { continue }
-                let field = HTTPField(name: fieldName, value: value)
-                if fieldName == .contentLength {
-                    lengths += 1
-                    declaredLength = Int64(field.value)  // as HTTPField cleaned it (surrounding spaces trimmed)
-                }
-                fields.append(field)
+                fields.append(HTTPField(name: fieldName, value: value))
             }
             let head = HTTPResponse(
                 status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
                 headerFields: fields)
-            // Several Content-Length fields read as their joined value would: no usable length.
-            let length = lengths == 1 ? declaredLength : nil
-            return (head, HTTPBody.response(ResponseChunks(body: response.body), to: method, length: length))
+            return (head, HTTPBody.response(ResponseChunks(body: response.body), to: method, fields: fields))
         }
     }
 

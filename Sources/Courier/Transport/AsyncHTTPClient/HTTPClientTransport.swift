@@ -70,7 +70,6 @@
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
             configuration.connectionPool.idleTimeout = .seconds(60)
-            configuration.httpVersion = .automatic
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.redirectConfiguration = .disallow
             configuration.decompression = .disabled
