@@ -11,6 +11,11 @@ extension APIClient {
     /// response carried a validator (`ETag` or `Last-Modified`) and accepts byte ranges, the partial file is
     /// kept and the error's ``APIError/resumeData`` continues it with `Range` and `If-Range`; otherwise it
     /// is deleted. The body limit (``Configuration/maxBodySize``) does not apply to downloads.
+    ///
+    /// A transfer that ``StreamingURLSessionTransport`` stopped because the writer fell too far behind
+    /// (``ReadAheadExceeded``: URLSession on Linux can't pause a transfer) continues by itself from the bytes
+    /// already written, the same way, while attempts make progress (a transfer with no resume data starts
+    /// over, at most 3 times in a row); the returned response is then the last exchange's (`206` for a range).
     /// ```swift
     /// let file = try await client.download(APIRequest<Void>.get("/exports/2026.csv"), to: url) { progress in
     ///     print(progress.completedBytes, progress.totalBytes ?? -1)
@@ -19,6 +24,31 @@ extension APIClient {
     public func download<R: Route>(
         _ route: R, to destination: URL, resumingFrom resume: DownloadResumeData? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(APIError) -> APIResponse<URL> {
+        var resume = resume
+        var fruitless = 0
+        while true {
+            do {
+                return try await downloadOnce(route, to: destination, resumingFrom: resume, progress: progress)
+            } catch {
+                guard error.underlyingError is ReadAheadExceeded else { throw error }
+                let next = error.resumeData
+                if let next, next.bytesReceived > resume?.bytesReceived ?? 0 { fruitless = 0 } else { fruitless += 1 }
+                guard fruitless <= Self.fruitlessContinuations else { throw error }
+                resume = next
+            }
+        }
+    }
+
+    /// How many times in a row `download` starts again after ``ReadAheadExceeded`` without having written
+    /// another byte: the writer fell behind before its first byte, or the server offers no ranges, so the
+    /// transfer starts over.
+    static let fruitlessContinuations = 3
+
+    /// One exchange of `download`: the whole body, or the rest after `resume`.
+    private func downloadOnce<R: Route>(
+        _ route: R, to destination: URL, resumingFrom resume: DownloadResumeData?,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(APIError) -> APIResponse<URL> {
         var (built, body) = try makeRequest(for: route)
         // Bytes on disk are the bytes on the wire, so a resumed range continues them (a range of a compressed

@@ -16,7 +16,8 @@ public import OpenAPIRuntime
 ///   `bufferSize` bytes wait unread, the task is suspended until the reader catches up, so a body of any size
 ///   costs about `bufferSize` of memory. FoundationNetworking (Linux) can't pause a transfer (resuming one
 ///   restarts it from the first byte), so there a transfer whose reader falls more than `readAheadLimit`
-///   bytes behind fails with ``ReadAheadExceeded`` instead of growing without bound.
+///   bytes behind fails with ``ReadAheadExceeded`` instead of growing without bound (``APIClient``'s
+///   `download` then continues from the bytes written, with `Range`, where the server accepts ranges).
 ///   `URLSessionTransport` buffers whole bodies on Linux.
 /// - **Redirects are handed back** (the delegate refuses them), so ``APIClient`` follows them by its
 ///   ``RedirectPolicy``, with credentials removed across origins. `URLSession` alone would carry every

@@ -77,16 +77,36 @@ final class TaskExchange: Sendable {
             defer { (state.head, state.reader) = (nil, nil) }
             return (state.head, state.reader)
         }
-        task.cancel()
+        stopTask()
         head?.resume(throwing: CancellationError())
         reader?.resume(throwing: CancellationError())
     }
+
+    /// Cancels the URLSession task without waiting for it. FoundationNetworking's `cancel()` (Swift 6.3)
+    /// waits for the session's work queue, which libcurl can keep busy reading a fast connection for hundreds
+    /// of milliseconds; called on the delegate queue, that wait stopped the deliveries it would have dropped
+    /// while libcurl went on queuing them (measured: 360 MiB queued for a 16 MiB read-ahead limit), and
+    /// called from a reader, it blocked a thread of the cooperative pool.
+    private func stopTask() {
+        #if canImport(FoundationNetworking)
+            Self.cancellations.async { [task] in task.cancel() }
+        #else
+            task.cancel()
+        #endif
+    }
+
+    #if canImport(FoundationNetworking)
+        /// Where ``stopTask()`` waits. A queue of its own gets a thread of its own (it is overcommitting):
+        /// on a global queue the cancellation waited behind the session's own work on a 2-core machine, and a
+        /// gzip bomb decoded 50–160 MiB of deliveries meanwhile.
+        private static let cancellations = DispatchQueue(label: "Courier.StreamingURLSessionTransport.cancel")
+    #endif
 
     // MARK: Delegate events (on the session's serial delegate queue)
 
     func received(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else {
-            task.cancel()  // not HTTP: completes with an error
+            stopTask()  // not HTTP: completes with an error
             return
         }
         let head = state.withLock { state -> CheckedContinuation<HTTPURLResponse, any Error>? in
@@ -114,7 +134,7 @@ final class TaskExchange: Sendable {
                     state.end = .some(ReadAheadExceeded(limit: readAheadLimit))
                     state.pending = []
                     state.unread = 0
-                    task.cancel()
+                    stopTask()
                 }
             #else
                 if state.unread > bufferSize && !state.suspended && !state.completed {
@@ -150,7 +170,12 @@ final class TaskExchange: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = state.withLock { state -> Result<HTTPBody.ByteChunk?, any Error>? in
                     if !state.pending.isEmpty { return .success(take(&state)) }
-                    if let end = state.end { return end.map { .failure($0) } ?? .success(nil) }
+                    // A transfer stopped for reading too slowly ends for the reader only once URLSession has
+                    // completed it: the deliveries queued before the completion have been dropped by then, so
+                    // whoever continues the transfer does not queue behind them.
+                    if let end = state.end, state.completed || !(end is ReadAheadExceeded) {
+                        return end.map { .failure($0) } ?? .success(nil)
+                    }
                     state.reader = continuation
                     return nil
                 }
@@ -224,6 +249,7 @@ public struct ReadAheadExceeded: Error, CustomStringConvertible, Sendable {
     /// What happened and what to do, in words.
     public var description: String {
         "the reader fell more than \(BodyCollector.TooLarge.text(bytes: limit)) behind the network, and URLSession "
-            + "on Linux cannot pause a transfer; read faster, raise readAheadLimit, or use HTTPClientTransport"
+            + "on Linux cannot pause a transfer; read faster, raise readAheadLimit, or use HTTPClientTransport "
+            + "(APIClient.download continues such a transfer by itself where the server accepts ranges)"
     }
 }
