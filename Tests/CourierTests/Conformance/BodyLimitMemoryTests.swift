@@ -82,7 +82,7 @@ struct BodyLimitMemoryTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try await TestServers.withDemoServerProcess { base in
-            try await expectBoundedDownload(
+            _ = try await expectBoundedDownload(
                 size, to: folder, over: transport,
                 with: APIClient(baseURL: base, transport: Self.downloading(transport)))
         }
