@@ -30,6 +30,12 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
         self.totalBytes = totalBytes
     }
 
+    /// Whether the partial file is there and holds exactly ``bytesReceived`` bytes.
+    var isIntact: Bool {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: partialFile.path(percentEncoded: false))
+        return (attributes?[.size] as? NSNumber)?.int64Value == bytesReceived
+    }
+
     /// Deletes the partial file, when you give up on the download.
     public func discard() { try? FileManager.default.removeItem(at: partialFile) }
 }

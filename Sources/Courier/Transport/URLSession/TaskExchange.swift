@@ -172,7 +172,9 @@ final class TaskExchange: Sendable {
                     if !state.pending.isEmpty { return .success(take(&state)) }
                     // A transfer stopped for reading too slowly ends for the reader only once URLSession has
                     // completed it: the deliveries queued before the completion have been dropped by then, so
-                    // whoever continues the transfer does not queue behind them.
+                    // whoever continues the transfer does not queue behind them. It always completes:
+                    // FoundationNetworking (6.3) completes a cancelled task exactly once, through
+                    // `didCompleteWithError`, whether it had started or not, and a cancelled reader stops waiting.
                     if let end = state.end, state.completed || !(end is ReadAheadExceeded) {
                         return end.map { .failure($0) } ?? .success(nil)
                     }
