@@ -51,6 +51,10 @@ extension APIClient {
         /// allows a minute up to the response head, `URLSessionTransport` a minute without data.
         /// Setting one runs each request beside a timer, which costs a few microseconds.
         public var timeout: Duration?
+        /// The cookies kept across requests; `nil` (the default) keeps none, and a `Cookie` field goes only
+        /// when a request sets one. With a jar, every `Set-Cookie` is stored and matching cookies are sent,
+        /// the same on every transport (see ``CookieJar``). Share one jar between clients to share cookies.
+        public var cookieJar: CookieJar?
         /// Which query items and header fields are secret, for errors and logs.
         public var redaction = Redaction.default
         /// Where completion handlers run. The main queue on Apple platforms; on Linux a serial queue of

@@ -159,8 +159,8 @@ extension APIClient {
         let url = baseURL(for: request)
         guard !middlewares.isEmpty else {
             do {
-                let (response, responseBody) = try await transport.send(
-                    Self.wireHead(request), body: body, baseURL: url, operationID: operationID)
+                let (response, responseBody) = try await send(
+                    wireHead(request, baseURL: url), body: body, baseURL: url, operationID: operationID)
                 return Delivery(request: request, response: response, body: responseBody, attempts: 0, trail: trail)
             } catch {
                 throw failureContext(for: request, trail: trail).sending(error, fromTransport: true)
@@ -172,12 +172,13 @@ extension APIClient {
             -> (HTTPResponse, HTTPBody?)
         {
             guard index < middlewares.count else {
-                let head = Self.wireHead(
+                let head = wireHead(
                     stripsCredentials
-                        ? RedirectStep.withoutCredentials(outgoing, built: request, redaction: redaction) : outgoing)
+                        ? RedirectStep.withoutCredentials(outgoing, built: request, redaction: redaction) : outgoing,
+                    baseURL: url)
                 context.recordSent(head)
                 do {
-                    let result = try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+                    let result = try await send(head, body: body, baseURL: url, operationID: operationID)
                     context.transportSucceeded()
                     return result
                 } catch {
@@ -254,14 +255,24 @@ extension APIClient {
         }
     }
 
-    /// `request` as the transport receives it: its `Cookie` fields joined into one, as RFC 6265 requires on
-    /// HTTP/1.1 (`HTTPFields` splits a `Cookie` value set through its subscript into one field per cookie, as
-    /// HTTP/2 allows), and `Accept-Encoding: gzip, deflate` unless it names its own (Courier decodes both as
-    /// the body streams, see ``DecodedChunks``).
-    private static func wireHead(_ request: HTTPRequest) -> HTTPRequest {
+    /// The transport's exchange for `head`, with the response's `Set-Cookie` fields stored in the cookie jar.
+    private func send(_ head: HTTPRequest, body: HTTPBody?, baseURL url: URL, operationID: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        let result = try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+        configuration.cookieJar?.store(result.0, url: url.textWithoutTrailingSlash + (head.path ?? ""))
+        return result
+    }
+
+    /// `request` as the transport receives it: the cookie jar's cookies for it added, its `Cookie` fields
+    /// joined into one, as RFC 6265 requires on HTTP/1.1 (`HTTPFields` splits a `Cookie` value set through its
+    /// subscript into one field per cookie, as HTTP/2 allows), and `Accept-Encoding: gzip, deflate` unless it
+    /// names its own (Courier decodes both as the body streams, see ``DecodedChunks``).
+    private func wireHead(_ request: HTTPRequest, baseURL url: URL) -> HTTPRequest {
         var head = request
-        if request.headerFields.count(of: .cookie) > 1 {
-            let cookies = request.headerFields[fields: .cookie]
+        configuration.cookieJar?.addCookies(to: &head, url: url.textWithoutTrailingSlash + (request.path ?? ""))
+        if head.headerFields.count(of: .cookie) > 1 {
+            let cookies = head.headerFields[fields: .cookie]
             head.headerFields[fields: .cookie] = [
                 HTTPField(name: .cookie, value: cookies.map(\.value).joined(separator: "; "))
             ]

@@ -33,9 +33,9 @@ enum HTTPDate {
     private static func date(day: Substring, month: Substring, year: Int?, time: Substring) -> Date? {
         guard (1...2).contains(day.count), let day = number(day), let year,
             let monthIndex = months.firstIndex(of: String(month)), let seconds = secondsOfDay(time),
-            (1...daysIn(month: monthIndex + 1, year: year)).contains(day)
+            (1...CivilDate.daysIn(month: monthIndex + 1, year: year)).contains(day)
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
+        let days = CivilDate.daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + seconds))
     }
 
@@ -56,38 +56,9 @@ enum HTTPDate {
 
     /// RFC 9110: a two-digit year that would be more than 50 years in the future is in the past century.
     private static func fourDigitYear(_ twoDigits: Int, now: Date) -> Int {
-        let thisYear = civilYear(of: now)
+        let thisYear = CivilDate.year(of: now)
         let candidate = thisYear - thisYear % 100 + twoDigits
         return candidate > thisYear + 50 ? candidate - 100 : candidate
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The Gregorian year of `date` in UTC (Hinnant's `civil_from_days`, year only).
-    private static func civilYear(of date: Date) -> Int {
-        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) + 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        return yearOfEra + era * 400 + (monthIndex >= 10 ? 1 : 0)
     }
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

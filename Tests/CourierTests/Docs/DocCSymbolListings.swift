@@ -324,6 +324,16 @@ enum DownloadSymbolListings {
     }
 }
 
+enum CookieJarSymbolListings {
+    static func client(url: URL) -> APIClient {
+        // BEGIN DOCC: CookieJar
+        let jar = CookieJar()
+        let client = APIClient(baseURL: url) { $0.cookieJar = jar }
+        // END DOCC: CookieJar
+        return client
+    }
+}
+
 #if canImport(AsyncHTTPClient)
     enum HTTPClientTransportSymbolListings {
         static func client(url: URL, myHTTPClient: HTTPClient) -> APIClient {

@@ -128,6 +128,15 @@ enum ReadmeFeatureExamples {
     }
     // END README: resumable download
 
+    // BEGIN README: cookies
+    static func signedIn(baseURL: URL, jar: CookieJar) async throws -> APIClient {
+        let client = APIClient(baseURL: baseURL) { $0.cookieJar = jar }
+        // The answer's Set-Cookie goes into the jar; every later request to this host carries it.
+        try await client.send(APIRequest<Void>.post("/login", body: .form(["user": "ada", "password": "…"])))
+        return client
+    }
+    // END README: cookies
+
     // BEGIN README: secrets
     static func shortenerClient(baseURL: URL) throws -> APIClient {
         let secrets = Secrets([

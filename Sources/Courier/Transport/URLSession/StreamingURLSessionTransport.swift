@@ -126,7 +126,12 @@ public final class StreamingURLSessionTransport: ClientTransport {
         for (name, value) in response.allHeaderFields {
             guard let name = name as? String, let value = value as? String, let fieldName = HTTPField.Name(name)
             else { continue }
-            fields.append(HTTPField(name: fieldName, value: value))
+            guard fieldName == .setCookie else {
+                fields.append(HTTPField(name: fieldName, value: value))
+                continue
+            }
+            // URLSession joins repeated fields with ", "; each cookie gets its own field back.
+            for cookie in SetCookie.split(joined: value) { fields.append(HTTPField(name: .setCookie, value: cookie)) }
         }
         // URLSession has decoded these codings: the fields described the bytes on the wire, not this body.
         let decodedByURLSession: Set<String> = ["gzip", "x-gzip", "deflate", "br"]
