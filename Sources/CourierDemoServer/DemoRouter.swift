@@ -49,6 +49,8 @@ enum DemoRouter {
         EncodedBodyRoutes.add(to: router)
         UploadRoute.add(to: router)
         XMLRoutes.add(to: router)
+        CacheTestsOrigin.add(to: router, store: state.cacheTests)
+        CacheRoutes.add(to: router, counters: state.cache)
         TestingStatsRoutes.add(to: router, state: state)
     }
 }

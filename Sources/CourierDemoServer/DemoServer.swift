@@ -35,7 +35,8 @@ public struct DemoServer: Sendable {
         let startup = StartupSignal()
         let application = Application(
             router: DemoRouter.make(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [ExpectContinueHandler()])),
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(), OriginDateHandler()])),
             configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 if let boundPort = channel.localAddress?.port {

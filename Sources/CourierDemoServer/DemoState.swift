@@ -11,4 +11,6 @@ struct DemoState: Sendable {
     let concurrency = ConcurrencyTracker()
     let pages = PaginationCounters()
     let downloads = DownloadCounters()
+    let cacheTests = CacheTestsOrigin.Store()
+    let cache = CacheRoutes.Counters()
 }

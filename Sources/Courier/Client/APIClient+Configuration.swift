@@ -51,6 +51,11 @@ extension APIClient {
         /// allows a minute up to the response head, `URLSessionTransport` a minute without data.
         /// Setting one runs each request beside a timer, which costs a few microseconds.
         public var timeout: Duration?
+        /// The HTTP cache responses are kept in and served from; `nil` (the default) caches nothing. Share
+        /// one ``HTTPCache`` between clients to share what it holds.
+        public var cache: HTTPCache?
+        /// How requests use ``cache`` unless an endpoint says otherwise; ``CacheMode/useProtocol`` by default.
+        public var cacheMode = CacheMode.useProtocol
         /// The cookies kept across requests; `nil` (the default) keeps none, and a `Cookie` field goes only
         /// when a request sets one. With a jar, every `Set-Cookie` is stored and matching cookies are sent,
         /// the same on every transport (see ``CookieJar``). Share one jar between clients to share cookies.

@@ -67,8 +67,10 @@ extension APIClient {
     private func sendValidateConsume<R: Route, Consumer: ResponseConsumer>(
         _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer
     ) async throws(APIError) -> Consumer.Value {
+        let cacheMode = route.cacheMode ?? configuration.cacheMode
         var delivery = try await dispatch(
-            request, body: body, operationID: route.operationID, trail: Trail(), stripsCredentials: false)
+            request, body: body, operationID: route.operationID, cacheMode: cacheMode, trail: Trail(),
+            stripsCredentials: false)
         if RedirectStep.isRedirect(delivery.response) {
             delivery = try await followRedirects(from: delivery, body: body, route: route)
         }
@@ -95,6 +97,8 @@ struct Delivery: Sendable {
     let trail: Trail
     /// The `Content-Encoding` Courier is decoding `body` from, if any (the head no longer names it).
     var decodedCoding: ContentCoding? = nil
+    /// Where the response came from: the network or the client's cache.
+    var cacheStatus = CacheStatus.network
 }
 
 /// Phase 6: what a request does with its accepted response. A value type, so the pipeline is specialised
@@ -154,14 +158,20 @@ extension APIClient {
     /// transport received, so errors hide what middleware added. On a redirect to another origin
     /// (`stripsCredentials`), the credentials middleware adds are removed before the transport sees them.
     private func dispatch(
-        _ request: HTTPRequest, body: HTTPBody?, operationID: String, trail: Trail, stripsCredentials: Bool
+        _ request: HTTPRequest, body: HTTPBody?, operationID: String, cacheMode: CacheMode, trail: Trail,
+        stripsCredentials: Bool
     ) async throws(APIError) -> Delivery {
         let url = baseURL(for: request)
         guard !middlewares.isEmpty else {
+            let head = wireHead(request, baseURL: url)
+            // The jar's cookies are secrets of this exchange: errors must hide them too.
+            let trail = configuration.cookieJar == nil ? trail : trail.adding(sent: [head])
             do {
-                let (response, responseBody) = try await send(
-                    wireHead(request, baseURL: url), body: body, baseURL: url, operationID: operationID)
-                return Delivery(request: request, response: response, body: responseBody, attempts: 0, trail: trail)
+                let (response, responseBody, cacheStatus) = try await send(
+                    head, body: body, baseURL: url, operationID: operationID, cacheMode: cacheMode)
+                return Delivery(
+                    request: request, response: response, body: responseBody, attempts: 0, trail: trail,
+                    cacheStatus: cacheStatus)
             } catch {
                 throw failureContext(for: request, trail: trail).sending(error, fromTransport: true)
             }
@@ -178,9 +188,11 @@ extension APIClient {
                     baseURL: url)
                 context.recordSent(head)
                 do {
-                    let result = try await send(head, body: body, baseURL: url, operationID: operationID)
+                    let (response, responseBody, cacheStatus) = try await send(
+                        head, body: body, baseURL: url, operationID: operationID, cacheMode: cacheMode)
                     context.transportSucceeded()
-                    return result
+                    context.cacheStatus = cacheStatus
+                    return (response, responseBody)
                 } catch {
                     context.transportFailed()
                     throw error
@@ -198,7 +210,7 @@ extension APIClient {
             }
             return Delivery(
                 request: request, response: response, body: responseBody, attempts: context.attempts,
-                trail: trail.adding(sent: context.sentRequests))
+                trail: trail.adding(sent: context.sentRequests), cacheStatus: context.cacheStatus)
         } catch {
             var error = failureContext(for: request, trail: trail.adding(sent: context.sentRequests)).sending(
                 error, fromTransport: context.didTransportFail)
@@ -251,17 +263,30 @@ extension APIClient {
                 crossesOrigin = leaves
             }
             delivery = try await dispatch(
-                hop, body: body, operationID: route.operationID, trail: trail, stripsCredentials: crossesOrigin)
+                hop, body: body, operationID: route.operationID, cacheMode: route.cacheMode ?? configuration.cacheMode,
+                trail: trail, stripsCredentials: crossesOrigin)
         }
     }
 
-    /// The transport's exchange for `head`, with the response's `Set-Cookie` fields stored in the cookie jar.
-    private func send(_ head: HTTPRequest, body: HTTPBody?, baseURL url: URL, operationID: String) async throws
-        -> (HTTPResponse, HTTPBody?)
-    {
-        let result = try await transport.send(head, body: body, baseURL: url, operationID: operationID)
-        configuration.cookieJar?.store(result.0, url: url.textWithoutTrailingSlash + (head.path ?? ""))
-        return result
+    /// The last stage before the network: the client's cache answers `head` or passes it to the transport
+    /// (made conditional when it revalidates), and every response from the network has its `Set-Cookie`
+    /// fields stored in the cookie jar.
+    private func send(
+        _ head: HTTPRequest, body: HTTPBody?, baseURL url: URL, operationID: String, cacheMode: CacheMode
+    ) async throws -> (HTTPResponse, HTTPBody?, CacheStatus) {
+        let network = { (head: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) in
+            let result = try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+            if let jar = configuration.cookieJar, result.0.headerFields.contains(.setCookie) {
+                jar.store(result.0, url: url.textWithoutTrailingSlash + (head.path ?? ""))
+            }
+            return result
+        }
+        guard let cache = configuration.cache else {
+            let (response, responseBody) = try await network(head)
+            return (response, responseBody, .network)
+        }
+        let target = url.textWithoutTrailingSlash + (head.path ?? "")
+        return try await cache.exchange(head, url: target, mode: cacheMode, network: network)
     }
 
     /// `request` as the transport receives it: the cookie jar's cookies for it added, its `Cookie` fields
@@ -310,7 +335,7 @@ extension APIClient {
             }
             return Delivery(
                 request: delivery.request, response: response, body: body, attempts: delivery.attempts,
-                trail: delivery.trail, decodedCoding: coding)
+                trail: delivery.trail, decodedCoding: coding, cacheStatus: delivery.cacheStatus)
         }
     }
 
@@ -409,7 +434,8 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
             if Task.isCancelled { throw CancellationError() }
             return APIResponse(
                 value: value, response: response, request: delivery.request, body: data,
-                baseURL: client.baseURL(for: delivery.request), redirects: delivery.trail.redirects)
+                baseURL: client.baseURL(for: delivery.request), redirects: delivery.trail.redirects,
+                cacheStatus: delivery.cacheStatus)
         } catch {
             let failure = client.failureContext(for: delivery)
             if Task.isCancelled { throw failure.error(.cancelled, phase: .decoding) }

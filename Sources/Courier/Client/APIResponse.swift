@@ -22,6 +22,8 @@ public struct APIResponse<Value: Sendable>: Sendable {
     /// The redirects followed on the way to this response, in order (empty when there were none); URLs
     /// redacted.
     public internal(set) var redirects: [Redirect] = []
+    /// Whether it came from the network, from the client's ``HTTPCache``, or from the cache after a `304`.
+    public internal(set) var cacheStatus: CacheStatus = .network
 
     /// The full URL the request was sent to (unredacted: it may hold an API key).
     public var url: URL? { URL(string: baseURL.absoluteString + (request.path ?? "")) }

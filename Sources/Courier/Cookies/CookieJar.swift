@@ -12,8 +12,15 @@ import Synchronization
 /// domain and its subdomains (never to an IP address other than their own), paths match by segment,
 /// `Secure` cookies are set and sent only over HTTPS (or to a loopback host), `__Secure-` and `__Host-`
 /// prefixes are enforced, `Max-Age` outranks `Expires` (dates parsed leniently), and both are capped at 400
-/// days. Without a public-suffix list, a `Domain` of a single label (`com`, `localhost`) is accepted only as
-/// the request's own host. At most 50 cookies per domain and 3000 in all; the oldest go first.
+/// days. Courier ships no public-suffix list: a `Domain` of a single label (`com`, `localhost`) is accepted
+/// only as the request's own host, and `isPublicSuffix` names more (`co.uk`, `github.io`) where tenants of
+/// one domain must not share cookies. At most 50 cookies per domain and 3000 in all; the oldest go first.
+/// A request's own `Cookie` field wins over the jar's cookie of the same name.
+///
+/// The jar sees each response as the transport hands it over: a transport that follows redirects itself
+/// (swift-openapi-urlsession's `URLSessionTransport`) hides the hops and their cookies, so use Courier's
+/// transports with a jar. Control characters in a `Set-Cookie` value never reach it: swift-http-types turns
+/// them into spaces first.
 ///
 /// ```swift
 /// let jar = CookieJar()
@@ -24,20 +31,40 @@ import Synchronization
 public final class CookieJar: Sendable {
     private struct State {
         var cookies: [Cookie] = []
+        /// Counts changes, so that a slower save of an older state never overwrites a newer one.
+        var version: UInt64 = 0
     }
 
     private let state: Mutex<State>
     private let persistence: (any CookiePersistence)?
+    /// The version last saved; saves run one at a time under this lock.
+    private let saved = Mutex<UInt64>(0)
     private let now: @Sendable () -> Date
+    private let isPublicSuffix: @Sendable (String) -> Bool
 
-    /// An empty jar, or one loaded from `persistence`, which is told of every change.
-    /// `now` is the clock expiry is judged by.
-    public init(persistence: (any CookiePersistence)? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// An empty jar. `now` is the clock expiry is judged by; `isPublicSuffix` names domains no cookie may be
+    /// set for (besides single labels, always refused unless they are the request's own host).
+    public init(
+        now: @escaping @Sendable () -> Date = { Date() },
+        isPublicSuffix: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
+        self.persistence = nil
+        self.now = now
+        self.isPublicSuffix = isPublicSuffix
+        state = Mutex(State())
+    }
+
+    /// A jar holding what `persistence` saved, told of every change afterwards. Throws what loading throws, so
+    /// that a failed load never leads to the saved cookies being overwritten.
+    public init(
+        persistence: any CookiePersistence, now: @escaping @Sendable () -> Date = { Date() },
+        isPublicSuffix: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) throws {
         self.persistence = persistence
         self.now = now
-        let loaded = (try? persistence?.load()) ?? []
+        self.isPublicSuffix = isPublicSuffix
         let time = now()
-        state = Mutex(State(cookies: loaded.filter { !$0.hasExpired(at: time) }))
+        state = Mutex(State(cookies: try persistence.load().filter { !$0.hasExpired(at: time) }))
     }
 
     /// Every cookie the jar holds and that has not expired.
@@ -69,8 +96,22 @@ public final class CookieJar: Sendable {
 
     /// Removes every cookie.
     public func removeAll() {
-        state.withLock { $0.cookies = [] }
-        try? persistence?.save([])
+        let version = state.withLock { state -> UInt64 in
+            state.cookies = []
+            state.version += 1
+            return state.version
+        }
+        save([], version: version)
+    }
+
+    /// Saves `cookies` unless a newer state was saved already.
+    private func save(_ cookies: [Cookie], version: UInt64) {
+        guard let persistence else { return }
+        saved.withLock { last in
+            guard version > last else { return }
+            try? persistence.save(cookies)
+            last = version
+        }
     }
 
     // MARK: - The client's side
@@ -79,9 +120,15 @@ public final class CookieJar: Sendable {
     func addCookies(to head: inout HTTPRequest, url: String) {
         guard let target = CookieTarget(text: url) else { return }
         let cookies = matching(target)
-        guard !cookies.isEmpty else { return }
-        let pairs = cookies.map(\.pair).joined(separator: "; ")
         let existing = head.headerFields[values: .cookie]
+        // A cookie the request sets itself wins over the jar's of the same name.
+        let ownNames = Set(
+            existing.flatMap { $0.split(separator: ";") }.map {
+                $0.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces)
+            })
+        let added = cookies.filter { !ownNames.contains($0.name) }
+        guard !added.isEmpty else { return }
+        let pairs = added.map(\.pair).joined(separator: "; ")
         head.headerFields[fields: .cookie] = [
             HTTPField(name: .cookie, value: (existing + [pairs]).joined(separator: "; "))
         ]
@@ -121,13 +168,14 @@ public final class CookieJar: Sendable {
         let parsed = values.compactMap(SetCookie.init).compactMap { cookie(from: $0, target: target, now: time) }
         guard !parsed.isEmpty else { return 0 }
         var stored = 0
-        let snapshot = state.withLock { state -> [Cookie] in
+        let (snapshot, version) = state.withLock { state -> ([Cookie], UInt64) in
             for cookie in parsed where insert(cookie, into: &state.cookies, target: target, now: time) { stored += 1 }
             state.cookies.removeAll { $0.hasExpired(at: time) }
             Self.evict(&state.cookies)
-            return state.cookies
+            if stored > 0 { state.version += 1 }
+            return (state.cookies, state.version)
         }
-        if stored > 0 { try? persistence?.save(snapshot) }
+        if stored > 0 { save(snapshot, version: version) }
         return stored
     }
 
@@ -146,10 +194,12 @@ public final class CookieJar: Sendable {
         var isHostOnly = true
         if let attribute = parsed.domain, !attribute.isEmpty {
             if attribute == target.host {
-                isHostOnly = !attribute.contains(".") || target.isIPAddress
+                isHostOnly = !attribute.contains(".") || target.isIPAddress || isPublicSuffix(attribute)
             } else {
-                // A single label is treated as a public suffix; an IP address matches only itself.
-                guard attribute.contains("."), target.domainMatches(attribute) else { return nil }
+                // A single label, or a listed public suffix, is refused; an IP address matches only itself.
+                guard attribute.contains("."), !isPublicSuffix(attribute), target.domainMatches(attribute) else {
+                    return nil
+                }
                 isHostOnly = false
             }
             domain = attribute
@@ -157,7 +207,9 @@ public final class CookieJar: Sendable {
         if parsed.isSecure && !target.isSecure { return nil }
         let lowercasedName = parsed.name.lowercased()
         if lowercasedName.hasPrefix("__secure-") && !parsed.isSecure { return nil }
-        if lowercasedName.hasPrefix("__host-") && (!parsed.isSecure || !isHostOnly || parsed.path != "/") { return nil }
+        if lowercasedName.hasPrefix("__host-") && (!parsed.isSecure || parsed.domain != nil || parsed.path != "/") {
+            return nil
+        }
         return Cookie(
             name: parsed.name, value: parsed.value, domain: domain, isHostOnly: isHostOnly,
             path: parsed.path ?? target.defaultPath, isSecure: parsed.isSecure, isHTTPOnly: parsed.isHTTPOnly,

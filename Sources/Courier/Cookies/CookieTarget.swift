@@ -1,7 +1,8 @@
 import Foundation
 
 /// The parts of a request URL the cookie rules look at: its host (lowercased), its path, and whether it is
-/// secure (HTTPS or WSS, or a loopback host, which browsers also trust).
+/// secure (HTTPS or WSS, or a loopback host, which browsers also trust: `localhost`, `127.0.0.0/8`, `::1`;
+/// not `*.localhost`, which a resolver may send elsewhere).
 struct CookieTarget {
     let host: String
     let path: String
@@ -34,8 +35,8 @@ struct CookieTarget {
         path = rest[..<pathEnd].isEmpty ? "/" : String(rest[..<pathEnd])
         isIPAddress = Self.isIPAddress(self.host)
         isSecure =
-            scheme == "https" || scheme == "wss" || self.host == "localhost" || self.host.hasSuffix(".localhost")
-            || self.host == "::1" || (isIPAddress && self.host.hasPrefix("127."))
+            scheme == "https" || scheme == "wss" || self.host == "localhost" || self.host == "::1"
+            || (isIPAddress && self.host.hasPrefix("127."))
     }
 
     /// The path a cookie without `Path` gets: the request path up to, not including, its last `/`

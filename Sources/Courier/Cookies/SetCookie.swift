@@ -76,27 +76,36 @@ struct SetCookie: Equatable {
     }
 
     /// The `Set-Cookie` values in `joined`, a field that URLSession (or a proxy) made by joining several with
-    /// `, `. A comma starts a new cookie only where a `name=` follows it before any `;`, so the commas inside
-    /// `Expires=Wed, 09 Jun 2027 …` stay where they are.
+    /// `, `. A comma outside double quotes starts a new cookie only where a `name=` follows it before any `;`,
+    /// so the commas inside `Expires=Wed, 09 Jun 2027 …` stay where they are. What stays ambiguous: a value
+    /// with an unquoted `,name=` in it (`k=a,b=c`) is read as two cookies, and a joined field holding a
+    /// cookie without `=` is read as part of the one before it.
     static func split(joined: String) -> [String] {
         var values: [String] = []
-        var current = Substring(joined)[...]
-        var searchFrom = current.startIndex
-        while let comma = current[searchFrom...].firstIndex(of: ",") {
-            let rest = current[current.index(after: comma)...]
-            let next = rest.prefix { $0 != ";" && $0 != "," }
-            if let equals = next.firstIndex(of: "="), !next[..<equals].trimmingCharacters(in: .whitespaces).isEmpty,
-                !next[..<equals].trimmingCharacters(in: .whitespaces).contains(" ")
-            {
-                values.append(String(current[..<comma]).trimmingCharacters(in: .whitespaces))
-                current = rest
-                searchFrom = current.startIndex
-            } else {
-                searchFrom = current.index(after: comma)
+        let text = Substring(joined)
+        var start = text.startIndex
+        var inQuotes = false
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "\"" {
+                inQuotes.toggle()
+            } else if character == ",", !inQuotes, Self.startsCookie(text[text.index(after: index)...]) {
+                values.append(text[start..<index].trimmingCharacters(in: .whitespaces))
+                start = text.index(after: index)
             }
+            index = text.index(after: index)
         }
-        let last = current.trimmingCharacters(in: .whitespaces)
+        let last = text[start...].trimmingCharacters(in: .whitespaces)
         if !last.isEmpty { values.append(last) }
-        return values
+        return values.filter { !$0.isEmpty }
+    }
+
+    /// Whether `rest` begins with `name=` (a token without spaces) before any `;` or `,`.
+    private static func startsCookie(_ rest: Substring) -> Bool {
+        let next = rest.prefix { $0 != ";" && $0 != "," }
+        guard let equals = next.firstIndex(of: "=") else { return false }
+        let name = next[..<equals].trimmingCharacters(in: .whitespaces)
+        return !name.isEmpty && !name.contains(" ")
     }
 }

@@ -26,6 +26,8 @@ public struct APIRequest<Response: Sendable>: Endpoint {
     public var timeout: Duration?
     /// How redirects are followed; `nil` uses the client's (see ``redirectPolicy(_:)``).
     public var redirectPolicy: RedirectPolicy?
+    /// How it uses the client's cache; `nil` uses the client's (see ``cacheMode(_:)``).
+    public var cacheMode: CacheMode?
     /// The API's error-body type; `nil` uses the client's.
     public var errorBody: (any (Decodable & Sendable).Type)?
     /// The decoder for success and error bodies; `nil` uses the client's.

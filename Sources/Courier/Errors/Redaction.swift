@@ -101,8 +101,17 @@ public struct Redaction: Sendable, Hashable {
     /// `Bearer …`, the password inside `Basic …`, cookie values), each in every spelling it can take in text:
     /// as sent, percent-decoded, percent-encoded (query and form, either hex case), JSON-escaped, and base64
     /// for `Basic` credentials. Longest first, so a longer spelling is hidden whole.
-    func secrets(in requests: [HTTPRequest]) -> [String] {
+    func secrets(in requests: [HTTPRequest], responses: [HTTPResponse] = []) -> [String] {
         var values: Set<String> = []
+        // The cookies a response sets are secrets as soon as they arrive.
+        for response in responses {
+            for line in response.headerFields[values: .setCookie] {
+                let pair = line.prefix { $0 != ";" }
+                if let equals = pair.firstIndex(of: "=") {
+                    values.insert(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
         for request in requests {
             if let path = request.path, let queryStart = path.firstIndex(of: "?") {
                 for pair in EncodedQueryPair.split(path[path.index(after: queryStart)...]) {
@@ -201,17 +210,23 @@ public struct Redaction: Sendable, Hashable {
         name == .authorization || name == .proxyAuthorization || name == .cookie || headerNames.contains(name)
     }
 
+    /// The secret parts of a credential field's value: the credentials after an auth scheme (and the password
+    /// inside `Basic`), and every cookie value (a single cookie, `a=b`, as much as a list).
     private func credentials(inHeaderValue value: String) -> [String] {
+        var result: [String] = []
         let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2 else { return [] }
-        var result = [String(parts[1])]
-        if parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])),
-            let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
-        {
-            result.append(String(pair[pair.index(after: colon)...]))
+        if parts.count == 2 {
+            result.append(String(parts[1]))
+            if parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])),
+                let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
+            {
+                result.append(String(pair[pair.index(after: colon)...]))
+            }
         }
         for cookie in value.split(separator: ";") {
-            if let equals = cookie.firstIndex(of: "=") { result.append(String(cookie[cookie.index(after: equals)...])) }
+            if let equals = cookie.firstIndex(of: "=") {
+                result.append(cookie[cookie.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+            }
         }
         return result
     }

@@ -34,6 +34,8 @@ public final class MiddlewareContext: Sendable {
     private let transportThrew = Atomic<Bool>(false)
     /// Every request head handed to the transport, so that errors can hide the secrets middleware added.
     private let sent = Mutex<[HTTPRequest]>([])
+    /// Where the latest response came from (the client's ``HTTPCache`` reports it).
+    private let cacheOutcome = Mutex(CacheStatus.network)
 
     init(redaction: Redaction, baseOrigin: Origin?) {
         self.redaction = redaction
@@ -53,6 +55,12 @@ public final class MiddlewareContext: Sendable {
 
     /// The heads the transport received, in order.
     var sentRequests: [HTTPRequest] { sent.withLock { $0 } }
+
+    /// Where the latest response the transport stage answered came from.
+    var cacheStatus: CacheStatus {
+        get { cacheOutcome.withLock { $0 } }
+        set { cacheOutcome.withLock { $0 = newValue } }
+    }
 
     func transportFailed() { transportThrew.store(true, ordering: .relaxed) }
     func transportSucceeded() { transportThrew.store(false, ordering: .relaxed) }

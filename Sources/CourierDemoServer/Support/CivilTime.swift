@@ -61,6 +61,14 @@ struct CivilTime {
         return "\(weekdays[weekday]), \(Self.pad(day)) \(months[month - 1]) \(year) \(time) GMT"
     }
 
+    /// RFC 850's obsolete form, `Sunday, 06-Nov-94 08:49:37 GMT`.
+    var rfc850: String {
+        let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let time = "\(Self.pad(hour)):\(Self.pad(minute)):\(Self.pad(second))"
+        return "\(weekdays[weekday]), \(Self.pad(day))-\(months[month - 1])-\(Self.pad(year % 100)) \(time) GMT"
+    }
+
     private static func pad(_ value: Int) -> String {
         value < 10 ? "0\(value)" : "\(value)"
     }

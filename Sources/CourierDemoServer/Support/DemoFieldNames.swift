@@ -16,6 +16,16 @@ extension HTTPField.Name {
     /// `X-RateLimit-Resource`: the bucket the request counted against (`core` or `search`).
     static let rateLimitResource = literal("X-RateLimit-Resource")
 
+    /// The cache-tests suite's request number (`Req-Num`) and the fields its origin adds.
+    static let requestNumber = literal("Req-Num")
+    static let serverBaseURL = literal("Server-Base-Url")
+    static let serverRequestCount = literal("Server-Request-Count")
+    static let clientRequestCount = literal("Client-Request-Count")
+    static let serverNow = literal("Server-Now")
+    static let requestNumbers = literal("Request-Numbers")
+    /// The `Date` a route wants sent instead of Hummingbird's (see ``OriginDateHandler``).
+    static let originDate = literal("Origin-Date")
+
     /// A field name written as a literal token. `init?` accepts every token, so the fallback is never
     /// taken; it only keeps this free of force unwraps.
     private static func literal(_ name: StaticString) -> Self {

@@ -21,3 +21,22 @@ final class ExpectContinueHandler: ChannelInboundHandler, RemovableChannelHandle
         context.fireChannelRead(data)
     }
 }
+
+/// Puts back the `Date` a route chose: Hummingbird sets every response's `Date` to the current time, and the
+/// cache-tests origin (``CacheTestsOrigin``) answers with dates of the suite's choosing, on a clock of its
+/// own. A route names its date in `Origin-Date`, which this handler moves into `Date`.
+final class OriginDateHandler: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .head(var head) = unwrapOutboundIn(data), head.headerFields.contains(.originDate) else {
+            context.write(data, promise: promise)
+            return
+        }
+        let dates = head.headerFields[values: .originDate]
+        head.headerFields[.originDate] = nil
+        head.headerFields[fields: .date] = dates.map { HTTPField(name: .date, value: $0) }
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
+}

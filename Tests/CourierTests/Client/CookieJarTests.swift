@@ -9,8 +9,22 @@ import Testing
 @Suite struct CookieJarTests {
     static let now = Date(timeIntervalSince1970: 1_795_996_800)
 
-    func jar(persistence: (any CookiePersistence)? = nil) -> CookieJar {
-        CookieJar(persistence: persistence, now: { Self.now })
+    func jar(isPublicSuffix: @escaping @Sendable (String) -> Bool = { _ in false }) -> CookieJar {
+        CookieJar(now: { Self.now }, isPublicSuffix: isPublicSuffix)
+    }
+
+    /// Keeps what the jar saves, in memory; optionally fails to load.
+    final class Memory: CookiePersistence {
+        let saved = Mutex<[Cookie]>([])
+        let loads = Mutex(0)
+        let failsToLoad: Bool
+        init(failsToLoad: Bool = false) { self.failsToLoad = failsToLoad }
+        func load() throws -> [Cookie] {
+            loads.withLock { $0 += 1 }
+            if failsToLoad { throw CocoaError(.fileReadCorruptFile) }
+            return saved.withLock { $0 }
+        }
+        func save(_ cookies: [Cookie]) throws { saved.withLock { $0 = cookies } }
     }
 
     func store(_ jar: CookieJar, _ values: String..., from url: String) throws {
@@ -40,6 +54,9 @@ import Testing
             jar, "__Secure-a=1", "__Host-b=2; Secure; Path=/; Domain=example.com", "__Host-c=3; Secure",
             "__Host-d=4; Secure; Path=/", "__Secure-e=5; Secure", from: "https://example.com/app/x")
         #expect(jar.cookies.map(\.name).sorted() == ["__Host-d", "__Secure-e"])
+        // Even a Domain naming the host itself disqualifies a __Host- cookie.
+        try store(jar, "__Host-f=6; Secure; Path=/; Domain=127.0.0.1", from: "http://127.0.0.1/")
+        #expect(!jar.cookies.map(\.name).contains("__Host-f"))
     }
 
     @Test func anInsecureCookieCannotShadowASecureOne() throws {
@@ -80,18 +97,55 @@ import Testing
     }
 
     @Test func persistenceIsLoadedOnceAndToldOfEveryChange() throws {
-        final class Memory: CookiePersistence {
-            let saved = Mutex<[Cookie]>([])
-            func load() throws -> [Cookie] { saved.withLock { $0 } }
-            func save(_ cookies: [Cookie]) throws { saved.withLock { $0 = cookies } }
-        }
         let memory = Memory()
-        try store(jar(persistence: memory), "a=1; Max-Age=3600", from: "http://example.com/")
+        try store(CookieJar(persistence: memory, now: { Self.now }), "a=1; Max-Age=3600", from: "http://example.com/")
         #expect(memory.saved.withLock { $0.map(\.name) } == ["a"])
-        let reloaded = jar(persistence: memory)
+        let reloaded = try CookieJar(persistence: memory, now: { Self.now })
         #expect(try header(reloaded, "http://example.com/") == "a=1")
+        #expect(try header(reloaded, "http://example.com/other") == "a=1")
+        #expect(memory.loads.withLock { $0 } == 2)
         reloaded.removeAll()
         #expect(memory.saved.withLock { $0.isEmpty })
+    }
+
+    @Test func aFailedLoadThrowsInsteadOfOverwritingWhatWasSaved() {
+        #expect(throws: CocoaError.self) { try CookieJar(persistence: Memory(failsToLoad: true)) }
+    }
+
+    @Test func concurrentChangesLeaveTheNewestStateSaved() async throws {
+        let memory = Memory()
+        let jar = try CookieJar(persistence: memory, now: { Self.now })
+        let url = try #require(URL(string: "http://example.com/"))
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    if index % 50 == 49 {
+                        jar.removeAll()
+                    } else {
+                        jar.store([.setCookie: "c\(index % 40)=\(index)"], from: url)
+                    }
+                }
+            }
+        }
+        #expect(memory.saved.withLock { $0 } == jar.cookies)
+    }
+
+    @Test func aRequestsOwnCookieWinsOverTheJarsOfTheSameName() throws {
+        let jar = jar()
+        try store(jar, "session=jar", "theme=dark", from: "http://example.com/")
+        var head = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x")
+        head.headerFields[.cookie] = "session=mine"
+        jar.addCookies(to: &head, url: "http://example.com/x")
+        #expect(head.headerFields[values: .cookie] == ["session=mine; theme=dark"])
+    }
+
+    @Test func listedPublicSuffixesTakeNoDomainCookies() throws {
+        let jar = jar(isPublicSuffix: { ["github.io", "co.uk"].contains($0) })
+        try store(jar, "a=1; Domain=github.io", "b=2; Domain=alice.github.io", from: "https://alice.github.io/")
+        try store(jar, "c=3; Domain=co.uk", from: "https://co.uk/")
+        #expect(try header(jar, "https://bob.github.io/") == nil)
+        #expect(try header(jar, "https://alice.github.io/") == "b=2")
+        #expect(jar.cookies.first { $0.name == "c" }?.isHostOnly == true)
     }
 
     @Test func aCookieDescribesItselfWithoutItsValue() throws {
@@ -112,6 +166,7 @@ import Testing
         ),
         ("a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT", ["a=1; Expires=Wed, 09 Jun 2027 10:18:14 GMT"]),
         ("a=x,y", ["a=x,y"]),
+        ("a=\"x, y=z\", b=2", ["a=\"x, y=z\"", "b=2"]),
     ])
     func setCookieFieldsURLSessionJoinedAreSplitAgain(joined: String, expected: [String]) {
         #expect(SetCookie.split(joined: joined) == expected)

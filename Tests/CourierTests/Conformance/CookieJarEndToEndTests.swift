@@ -81,4 +81,20 @@ struct CookieJarEndToEndTests {
         #expect(!logs.text.replacingOccurrences(of: "session=\(Self.secret)", with: "").contains(Self.secret))
         #expect(jar.cookies.first?.value == Self.secret)
     }
+
+    @Test(arguments: TransportUnderTest.all)
+    func anErrorWhoseBodyEchoesTheJarsCookiesHidesThem(transport: TransportUnderTest) async throws {
+        let client = try client(transport, jar: CookieJar())  // no middleware: the pipeline's fast path
+        _ = try await client.send(APIRequest<Cookies>.get("/cookies/set", query: ["session": Self.secret]))
+        // httpbin echoes the request's cookies; decoding that as a list fails with a snippet of the body.
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<[Int]>.get("/cookies"))
+        }
+        #expect(error?.kind == .decoding)
+        let body = String(decoding: error?.body ?? Data(), as: UTF8.self)
+        #expect(body.contains("session"))
+        for text in [String(describing: error), error?.message ?? "", error?.bodySnippet ?? "", body] {
+            #expect(!text.contains(Self.secret))
+        }
+    }
 }

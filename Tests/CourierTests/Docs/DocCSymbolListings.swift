@@ -324,6 +324,16 @@ enum DownloadSymbolListings {
     }
 }
 
+enum HTTPCacheSymbolListings {
+    static func client(url: URL) -> APIClient {
+        // BEGIN DOCC: HTTPCache
+        let cache = HTTPCache(store: MemoryCacheStore(maxBytes: 50 * 1024 * 1024))
+        let client = APIClient(baseURL: url) { $0.cache = cache }
+        // END DOCC: HTTPCache
+        return client
+    }
+}
+
 enum CookieJarSymbolListings {
     static func client(url: URL) -> APIClient {
         // BEGIN DOCC: CookieJar

@@ -60,7 +60,7 @@ import Testing
     @Test func everyConstantIsTheNameItSpells() {
         let names: [(HTTPField.Name, String)] = [
             (.link, "Link"), (.idempotencyKey, "Idempotency-Key"), (.xAPIKey, "X-API-Key"),
-            (.xAuthToken, "X-Auth-Token"),
+            (.xAuthToken, "X-Auth-Token"), (.pragma, "Pragma"),
         ]
         for (name, text) in names {
             #expect(name.rawName == text)

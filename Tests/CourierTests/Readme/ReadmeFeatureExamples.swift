@@ -128,6 +128,22 @@ enum ReadmeFeatureExamples {
     }
     // END README: resumable download
 
+    // BEGIN README: http cache
+    static func cachedClient(baseURL: URL, cachesDirectory: URL) throws -> APIClient {
+        let cache = HTTPCache(store: try DiskCacheStore(directory: cachesDirectory.appending(path: "api")))
+        return APIClient(baseURL: baseURL) { $0.cache = cache }
+    }
+
+    static func profile(_ login: String, with client: APIClient) async throws -> String {
+        let response = try await client.response(APIRequest<[String: String]>.get("/users/\(login)"))
+        switch response.cacheStatus {
+        case .cached: return "from the cache"
+        case .revalidated: return "from the cache, confirmed by a 304"
+        case .network: return "from the network"
+        }
+    }
+    // END README: http cache
+
     // BEGIN README: cookies
     static func signedIn(baseURL: URL, jar: CookieJar) async throws -> APIClient {
         let client = APIClient(baseURL: baseURL) { $0.cookieJar = jar }

@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+
+/// The directives of every `Cache-Control` field line of a request or response (RFC 9111 §5.2), parsed
+/// leniently: names are case-insensitive, commas inside quoted strings don't split, a directive whose
+/// argument is malformed (`max-age='60'`) is ignored, and of a repeated time directive the lowest value counts
+/// (the most restrictive). Delta-seconds past 2³¹ count as 2³¹.
+struct CacheControl {
+    private(set) var maxAge: Int?
+    private(set) var sharedMaxAge: Int?
+    private(set) var maxStale: Int?
+    private(set) var minFresh: Int?
+    private(set) var staleWhileRevalidate: Int?
+    private(set) var staleIfError: Int?
+    private(set) var noStore = false
+    private(set) var noCache = false
+    private(set) var isPrivate = false
+    private(set) var isPublic = false
+    private(set) var mustRevalidate = false
+    private(set) var onlyIfCached = false
+    private(set) var immutable = false
+    /// Any directive was present.
+    private(set) var isEmpty = true
+
+    init(_ fields: HTTPFields) {
+        for line in fields[values: .cacheControl] {
+            for (name, argument) in Self.directives(in: line) { apply(name, argument) }
+        }
+    }
+
+    private mutating func apply(_ name: String, _ argument: String?) {
+        isEmpty = false
+        switch name {
+        case "max-age": Self.lower(&maxAge, argument)
+        case "s-maxage": Self.lower(&sharedMaxAge, argument)
+        case "min-fresh": Self.lower(&minFresh, argument)
+        case "stale-while-revalidate": Self.lower(&staleWhileRevalidate, argument)
+        case "stale-if-error": Self.lower(&staleIfError, argument)
+        case "max-stale":
+            // Without an argument: any staleness is acceptable.
+            if argument == nil { maxStale = Int(Int32.max) } else { Self.lower(&maxStale, argument) }
+        case "no-store": noStore = true
+        // With field names (`no-cache="Set-Cookie"`), a private cache may treat it as unqualified.
+        case "no-cache": noCache = true
+        case "private": isPrivate = true
+        case "public": isPublic = true
+        case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+        case "only-if-cached": onlyIfCached = true
+        case "immutable": immutable = true
+        default: break
+        }
+    }
+
+    /// Keeps the lower of `current` and `argument` read as delta-seconds; a malformed argument is ignored.
+    private static func lower(_ current: inout Int?, _ argument: String?) {
+        guard let argument, let seconds = deltaSeconds(argument) else { return }
+        current = min(current ?? seconds, seconds)
+    }
+
+    /// `1*DIGIT` (or the same in double quotes, which recipients accept), capped at 2³¹.
+    static func deltaSeconds(_ text: some StringProtocol) -> Int? {
+        var digits = Substring(text)
+        if digits.count >= 2, digits.first == "\"", digits.last == "\"" { digits = digits.dropFirst().dropLast() }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        let cap = 2_147_483_648
+        guard digits.count <= 10, let value = Int(digits) else { return cap }
+        return min(value, cap)
+    }
+
+    /// The `name[=argument]` pairs of one field line, names lowercased, quotes kept on arguments.
+    static func directives(in line: String) -> [(String, String?)] {
+        var result: [(String, String?)] = []
+        var current = ""
+        var inQuotes = false
+        var escaped = false
+        func finish() {
+            let item = current.trimmingCharacters(in: .whitespaces)
+            current = ""
+            guard !item.isEmpty else { return }
+            if let equals = item.firstIndex(of: "=") {
+                let name = item[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+                let argument = item[item.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                result.append((name, argument))
+            } else {
+                result.append((item.lowercased(), nil))
+            }
+        }
+        for character in line {
+            if escaped {
+                escaped = false
+            } else if inQuotes && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                inQuotes.toggle()
+            } else if character == "," && !inQuotes {
+                finish()
+                continue
+            }
+            current.append(character)
+        }
+        finish()
+        return result
+    }
+}
