@@ -5,7 +5,8 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// The tour's steps, one section per example API, then retries and a download.
+/// The tour's steps, one section per example API, then retries and a download, then the HTTP cache and
+/// coalescing.
 struct Tour {
     let baseURL: URL
     /// Whether `baseURL` is the demo server this process started (not one given with `--base-url`).
@@ -20,6 +21,7 @@ struct Tour {
         await articles()
         await accounts()
         await resilience()
+        await httpState()
     }
 
     /// `expected` must fail with an `APIError`; returns its one-line description.

@@ -62,9 +62,32 @@ extension APIClient {
         return try await tracked(as: key, request: request, withinTimeLimit)
     }
 
+    /// Phases 4 to 6, shared with identical requests in flight when coalescing is on (see
+    /// ``Configuration/coalescesRequests``): each caller keeps its own time limit and cancellation.
+    private func sendValidateConsume<R: Route, Consumer: ResponseConsumer>(
+        _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer
+    ) async throws(APIError) -> Consumer.Value {
+        guard Consumer.isShareable, body == nil, request.method == .get || request.method == .head,
+            route.coalesces ?? configuration.coalescesRequests
+        else {
+            return try await sendValidateConsumeAlone(route, request: request, body: body, consumer: consumer)
+        }
+        let key = Coalescer.Key(
+            consumer: ObjectIdentifier(Consumer.self), method: request.method, url: fullURL(of: request),
+            fields: Array(request.headerFields))
+        let outcome = await coalescer.run(key) { () async throws(APIError) -> Consumer.Value in
+            try await sendValidateConsumeAlone(route, request: request, body: nil, consumer: consumer)
+        }
+        switch outcome {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        case nil: throw failureContext(for: request).error(.cancelled, phase: .sending)
+        }
+    }
+
     /// Phases 4 to 6: send through the middleware and transport (following redirects), validate the
     /// status, consume the response.
-    private func sendValidateConsume<R: Route, Consumer: ResponseConsumer>(
+    private func sendValidateConsumeAlone<R: Route, Consumer: ResponseConsumer>(
         _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer
     ) async throws(APIError) -> Consumer.Value {
         let cacheMode = route.cacheMode ?? configuration.cacheMode
@@ -105,6 +128,9 @@ struct Delivery: Sendable {
 /// for each way of consuming and the common path forms no closure.
 protocol ResponseConsumer: Sendable {
     associatedtype Value: Sendable
+    /// Whether identical requests may share one response consumed this way (decoded values may; files
+    /// written to a destination of each caller's may not).
+    static var isShareable: Bool { get }
     /// Consumes the accepted response; failures name its request (see ``APIClient/failureContext(for:)``).
     func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> Value
 }
@@ -408,6 +434,7 @@ extension APIClient {
 /// Phase 6 for `send`: collects the body within the limit, lets the endpoint inspect it, decodes it.
 struct Decoding<E: Endpoint>: ResponseConsumer {
     let endpoint: E
+    static var isShareable: Bool { true }
 
     func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> APIResponse<E.Response> {
         let response = delivery.response

@@ -31,6 +31,8 @@ public struct APIClient: Sendable {
     let base: Result<NormalizedBase, APIError>
     /// In-flight requests of ``CancellableByType`` endpoints.
     let registry = RequestRegistry()
+    /// The requests in flight that identical ones may share (see ``Configuration/coalescesRequests``).
+    let coalescer = Coalescer()
 
     /// Creates a client.
     /// - Parameters:

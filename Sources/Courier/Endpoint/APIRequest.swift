@@ -28,6 +28,9 @@ public struct APIRequest<Response: Sendable>: Endpoint {
     public var redirectPolicy: RedirectPolicy?
     /// How it uses the client's cache; `nil` uses the client's (see ``cacheMode(_:)``).
     public var cacheMode: CacheMode?
+    /// Whether identical requests in flight share one exchange; `nil` uses the client's (see
+    /// ``coalesced(_:)``).
+    public var coalesces: Bool?
     /// The API's error-body type; `nil` uses the client's.
     public var errorBody: (any (Decodable & Sendable).Type)?
     /// The decoder for success and error bodies; `nil` uses the client's.

@@ -42,6 +42,9 @@ public protocol Route: Sendable {
     /// How this request uses the client's ``HTTPCache``; `nil` (the default) uses the client's
     /// ``APIClient/Configuration/cacheMode``.
     var cacheMode: CacheMode? { get }
+    /// Whether identical requests in flight share one exchange; `nil` (the default) uses the client's
+    /// ``APIClient/Configuration/coalescesRequests``.
+    var coalesces: Bool? { get }
     /// The API's error body for this request: an unacceptable response's body is decoded into it (with the
     /// endpoint's decoder) and kept in ``APIError/errorBody``. `nil` (the default) uses the client's
     /// ``APIClient/Configuration/errorBody``.

@@ -100,6 +100,7 @@ extension APIClient {
 /// Phase 6 for `download`: streams the accepted body into a temporary file that replaces the destination
 /// once complete.
 private struct Writing: ResponseConsumer {
+    static var isShareable: Bool { false }
     let destination: URL
     let resume: DownloadResumeData?
     let progress: (@Sendable (TransferProgress) -> Void)?

@@ -8,19 +8,8 @@ import Testing
 /// reaches it as a conditional request answered `304`, and `APIResponse.cacheStatus` says which.
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPCacheEndToEndTests {
-    struct Resource: Decodable, Sendable, Equatable {
-        let key: String
-        let version: Int
-        let served: Int
-    }
-
-    struct Stats: Decodable, Sendable, Equatable {
-        let requests: Int
-        let notModified: Int
-    }
-
-    func stats(_ key: String, _ client: APIClient) async throws -> Stats {
-        try await client.send(APIRequest<Stats>.get("/testing/cache/\(key)/stats").cacheMode(.bypass))
+    func stats(_ key: String, _ client: APIClient) async throws -> CacheStats {
+        try await client.send(APIRequest<CacheStats>.get("/testing/cache/\(key)/stats").cacheMode(.bypass))
     }
 
     func client(_ transport: TransportUnderTest, cache: HTTPCache = HTTPCache()) async throws -> APIClient {
@@ -31,29 +20,31 @@ struct HTTPCacheEndToEndTests {
     func aFreshResponseIsServedWithoutARequest(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let key = "fresh-\(transport)-\(UUID().uuidString.prefix(8))"
-        let first = try await client.response(APIRequest<Resource>.get("/testing/cache/\(key)", query: ["maxAge": 60]))
-        let second = try await client.response(APIRequest<Resource>.get("/testing/cache/\(key)", query: ["maxAge": 60]))
+        let first = try await client.response(
+            APIRequest<CachedResource>.get("/testing/cache/\(key)", query: ["maxAge": 60]))
+        let second = try await client.response(
+            APIRequest<CachedResource>.get("/testing/cache/\(key)", query: ["maxAge": 60]))
         #expect(first.cacheStatus == .network)
         #expect(second.cacheStatus == .cached)
         #expect(second.value == first.value)
         #expect(second.headerFields[.age] != nil)
-        #expect(try await stats(key, client) == Stats(requests: 1, notModified: 0))
+        #expect(try await stats(key, client) == CacheStats(requests: 1, notModified: 0))
     }
 
     @Test(arguments: TransportUnderTest.all)
     func aStaleResponseIsRevalidatedWithItsETag(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let key = "stale-\(transport)-\(UUID().uuidString.prefix(8))"
-        let first = try await client.response(APIRequest<Resource>.get("/testing/cache/\(key)"))
-        let second = try await client.response(APIRequest<Resource>.get("/testing/cache/\(key)"))
+        let first = try await client.response(APIRequest<CachedResource>.get("/testing/cache/\(key)"))
+        let second = try await client.response(APIRequest<CachedResource>.get("/testing/cache/\(key)"))
         #expect(first.cacheStatus == .network)
         #expect(second.cacheStatus == .revalidated)
         #expect(second.status == .ok)
         #expect(second.value == first.value)  // the stored body, served = 1
-        #expect(try await stats(key, client) == Stats(requests: 2, notModified: 1))
+        #expect(try await stats(key, client) == CacheStats(requests: 2, notModified: 1))
         // A new version: the validator no longer matches, so the server sends it in full.
         _ = try await client.send(APIRequest<Void>.put("/testing/cache/\(key)"))
-        let third = try await client.response(APIRequest<Resource>.get("/testing/cache/\(key)"))
+        let third = try await client.response(APIRequest<CachedResource>.get("/testing/cache/\(key)"))
         #expect(third.cacheStatus == .network)
         #expect(third.value.version == 2)
     }
@@ -63,12 +54,12 @@ struct HTTPCacheEndToEndTests {
         let client = try await client(transport)
         let key = "invalidate-\(transport)-\(UUID().uuidString.prefix(8))"
         let path: RoutePath = "/testing/cache/\(key)"
-        _ = try await client.send(APIRequest<Resource>.get(path))
+        _ = try await client.send(APIRequest<CachedResource>.get(path))
         _ = try await client.send(APIRequest<Void>.put(path))
         // Nothing stored any more: no conditional request, a full answer.
-        let after = try await client.response(APIRequest<Resource>.get(path))
+        let after = try await client.response(APIRequest<CachedResource>.get(path))
         #expect(after.cacheStatus == .network)
-        #expect(try await stats(key, client) == Stats(requests: 2, notModified: 0))
+        #expect(try await stats(key, client) == CacheStats(requests: 2, notModified: 0))
     }
 
     @Test func cacheModesChooseBetweenTheStoreAndTheNetwork() async throws {
@@ -76,19 +67,19 @@ struct HTTPCacheEndToEndTests {
         let key = "modes-\(UUID().uuidString.prefix(8))"
         let path: RoutePath = "/testing/cache/\(key)"
         let missing = await #expect(throws: APIError.self) {
-            try await client.send(APIRequest<Resource>.get(path).cacheMode(.onlyIfCached))
+            try await client.send(APIRequest<CachedResource>.get(path).cacheMode(.onlyIfCached))
         }
         #expect(missing?.status == .gatewayTimeout)
-        let bypassed = try await client.response(APIRequest<Resource>.get(path).cacheMode(.bypass))
+        let bypassed = try await client.response(APIRequest<CachedResource>.get(path).cacheMode(.bypass))
         #expect(bypassed.cacheStatus == .network)
-        let loaded = try await client.response(APIRequest<Resource>.get(path).cacheMode(.returnCacheElseLoad))
+        let loaded = try await client.response(APIRequest<CachedResource>.get(path).cacheMode(.returnCacheElseLoad))
         #expect(loaded.cacheStatus == .network)  // nothing stored by the bypass
-        let stored = try await client.response(APIRequest<Resource>.get(path).cacheMode(.returnCacheElseLoad))
+        let stored = try await client.response(APIRequest<CachedResource>.get(path).cacheMode(.returnCacheElseLoad))
         #expect(stored.cacheStatus == .cached)  // stale, but this mode takes it
-        let reloaded = try await client.response(APIRequest<Resource>.get(path).cacheMode(.reload))
+        let reloaded = try await client.response(APIRequest<CachedResource>.get(path).cacheMode(.reload))
         #expect(reloaded.cacheStatus == .network)
         #expect(reloaded.value.served == 3)
-        #expect(try await stats(key, client) == Stats(requests: 3, notModified: 0))
+        #expect(try await stats(key, client) == CacheStats(requests: 3, notModified: 0))
     }
 }
 

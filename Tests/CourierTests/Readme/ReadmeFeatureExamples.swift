@@ -144,6 +144,21 @@ enum ReadmeFeatureExamples {
     }
     // END README: http cache
 
+    // BEGIN README: coalescing
+    static func refreshAll(_ logins: [String], baseURL: URL) async throws -> [String: Int] {
+        let client = APIClient(baseURL: baseURL) { $0.coalescesRequests = true }
+        // However many callers ask for the same user at once, one request goes out.
+        return try await withThrowingTaskGroup(of: (String, Int).self) { group in
+            for login in logins {
+                group.addTask {
+                    (login, try await client.send(APIRequest<[String: Int]>.get("/users/\(login)"))["id"] ?? 0)
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+    // END README: coalescing
+
     // BEGIN README: cookies
     static func signedIn(baseURL: URL, jar: CookieJar) async throws -> APIClient {
         let client = APIClient(baseURL: baseURL) { $0.cookieJar = jar }
