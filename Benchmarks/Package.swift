@@ -77,6 +77,7 @@ let package = Package(
                 "BenchmarkClients",
                 "BenchmarkSupport",
                 .product(name: "Courier", package: "Courier"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: upcomingFeatures
         ),

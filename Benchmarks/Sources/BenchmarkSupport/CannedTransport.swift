@@ -10,10 +10,11 @@ public struct CannedTransport: ClientTransport {
     private let response: HTTPResponse
     private let body: HTTPBody
 
-    /// A transport that always returns `body` as `application/json`.
-    public init(body: Data) {
-        response = HTTPResponse(
-            status: .ok, headerFields: [.contentType: "application/json", .contentLength: String(body.count)])
+    /// A transport that always returns `body` as `application/json`, with `fields` besides.
+    public init(body: Data, fields: HTTPFields = [:]) {
+        var headerFields: HTTPFields = [.contentType: "application/json", .contentLength: String(body.count)]
+        headerFields.append(contentsOf: fields)
+        response = HTTPResponse(status: .ok, headerFields: headerFields)
         self.body = HTTPBody(body)
     }
 

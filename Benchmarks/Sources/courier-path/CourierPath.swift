@@ -2,6 +2,7 @@ import BenchmarkClients
 import BenchmarkSupport
 import Courier
 import Foundation
+import HTTPTypes
 import Synchronization
 
 /// Sends `N` requests one after another, for counting instructions per request with callgrind:
@@ -10,6 +11,8 @@ import Synchronization
 ///
 /// - `courier-path get|patch N`: through Courier's whole request path and ``CannedTransport`` (which answers
 ///   at once), so only Courier's own path is counted. `NO_DEFAULT_HEADERS=1` sends no default headers.
+/// - `courier-path get-cached|get-cached-disk N`: the GET answered by the client's ``HTTPCache`` from memory
+///   or from disk.
 /// - `courier-path e2e CLIENT N BASE_URL`: through one of the load test's clients (`courier-bench e2e
 ///   --help` lists them) against a real server, so the transport and the network path are counted too.
 ///
@@ -21,6 +24,27 @@ struct CourierPath {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let work: @Sendable () async throws -> Int
         switch arguments.first {
+        case "get-cached", "get-cached-disk":
+            // A GET answered by the client's HTTPCache (a fresh response stored by a first request), from
+            // memory or from a DiskCacheStore in a temporary folder.
+            guard arguments.count == 2, let count = Int(arguments[1]) else { usage() }
+            let folder = FileManager.default.temporaryDirectory.appending(path: "courier-path-\(UUID().uuidString)")
+            let store: any HTTPCacheStore
+            if arguments[0] == "get-cached-disk" {
+                guard let disk = try? DiskCacheStore(directory: folder) else { fail("cannot create \(folder.path)") }
+                store = disk
+            } else {
+                store = MemoryCacheStore()
+            }
+            guard let client = cannedClient(cache: HTTPCache(store: store)) else {
+                fail("fixtures/user.json is missing")
+            }
+            work = {
+                defer { try? FileManager.default.removeItem(at: folder) }
+                var checksum = 0
+                for _ in 0..<count { checksum &+= try await client.send(GetUser(login: "octocat")).id }
+                return checksum
+            }
         case "get", "patch":
             guard arguments.count == 2, let count = Int(arguments[1]) else { usage() }
             guard let client = cannedClient() else { fail("fixtures/user.json is missing") }
@@ -77,18 +101,22 @@ struct CourierPath {
 
     /// A client over the canned transport; `NO_DEFAULT_HEADERS=1` empties its default headers (the
     /// User-Agent), to price the path alone.
-    private static func cannedClient() -> APIClient? {
+    private static func cannedClient(cache: HTTPCache? = nil) -> APIClient? {
         guard let body = try? Fixtures.userJSON(), let baseURL = URL(string: "http://127.0.0.1:8080") else {
             return nil
         }
         let emptyDefaults = ProcessInfo.processInfo.environment["NO_DEFAULT_HEADERS"] != nil
-        return APIClient(baseURL: baseURL, transport: CannedTransport(body: body)) {
+        let fields: HTTPFields = cache == nil ? [:] : [.cacheControl: "max-age=86400"]
+        return APIClient(baseURL: baseURL, transport: CannedTransport(body: body, fields: fields)) {
             if emptyDefaults { $0.defaultHeaders = [:] }
+            $0.cache = cache
         }
     }
 
     private static func usage() -> Never {
-        fail("usage: courier-path get|patch N | courier-path e2e CLIENT N BASE_URL", status: 2)
+        fail(
+            "usage: courier-path get|patch|get-cached|get-cached-disk N | courier-path e2e CLIENT N BASE_URL", status: 2
+        )
     }
 
     private static func fail(_ message: String, status: Int32 = 1) -> Never {

@@ -67,38 +67,45 @@ struct CacheControl {
         return min(value, cap)
     }
 
-    /// The `name[=argument]` pairs of one field line, names lowercased, quotes kept on arguments.
+    /// The `name[=argument]` pairs of one field line, names lowercased, quotes kept on arguments. Scans the
+    /// UTF-8 bytes once; commas inside double quotes (with `\` escapes) don't split.
     static func directives(in line: String) -> [(String, String?)] {
         var result: [(String, String?)] = []
-        var current = ""
-        var inQuotes = false
-        var escaped = false
-        func finish() {
-            let item = current.trimmingCharacters(in: .whitespaces)
-            current = ""
-            guard !item.isEmpty else { return }
-            if let equals = item.firstIndex(of: "=") {
-                let name = item[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-                let argument = item[item.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                result.append((name, argument))
+        var utf8 = line.utf8[...]
+        while !utf8.isEmpty {
+            var inQuotes = false
+            var escaped = false
+            let end =
+                utf8.firstIndex { byte in
+                    defer {
+                        if escaped {
+                            escaped = false
+                        } else if inQuotes && byte == UInt8(ascii: "\\") {
+                            escaped = true
+                        } else if byte == UInt8(ascii: "\"") {
+                            inQuotes.toggle()
+                        }
+                    }
+                    return byte == UInt8(ascii: ",") && !inQuotes && !escaped
+                } ?? utf8.endIndex
+            let item = trimmed(utf8[..<end])
+            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
+            guard !item.isEmpty else { continue }
+            if let equals = item.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(decoding: trimmed(item[..<equals]), as: UTF8.self).lowercased()
+                result.append((name, String(decoding: trimmed(item[item.index(after: equals)...]), as: UTF8.self)))
             } else {
-                result.append((item.lowercased(), nil))
+                result.append((String(decoding: item, as: UTF8.self).lowercased(), nil))
             }
         }
-        for character in line {
-            if escaped {
-                escaped = false
-            } else if inQuotes && character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                inQuotes.toggle()
-            } else if character == "," && !inQuotes {
-                finish()
-                continue
-            }
-            current.append(character)
-        }
-        finish()
         return result
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
+        var bytes = bytes
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        return bytes
     }
 }

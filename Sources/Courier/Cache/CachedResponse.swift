@@ -60,8 +60,10 @@ extension CachedResponse {
 
     /// How long the response stays fresh for a private cache (§4.2.1): `max-age`, else `Expires` − `Date`, else
     /// 10 % of the time since `Last-Modified` for a status that may be cached heuristically (§4.2.2).
-    var freshnessLifetime: TimeInterval {
-        let control = cacheControl
+    var freshnessLifetime: TimeInterval { freshnessLifetime(control: cacheControl) }
+
+    /// ``freshnessLifetime`` with the response's `Cache-Control` already parsed.
+    func freshnessLifetime(control: CacheControl) -> TimeInterval {
         if let maxAge = control.maxAge { return TimeInterval(maxAge) }
         let expiresLines = response.headerFields[values: .expires]
         if !expiresLines.isEmpty {
@@ -83,14 +85,36 @@ extension CachedResponse {
         return HTTPDate.parse(text)
     }
 
-    /// Whether it answers `request` (same `Vary` values, §4.1); `Vary: *` answers none.
+    /// Whether it answers `request` (same `Vary` values, §4.1, and the same credentials); `Vary: *` answers
+    /// none.
     func matches(_ request: HTTPRequest) -> Bool {
         for (name, value) in varyingFields {
             if name == "*" { return false }
+            if name == Self.credentialsKey {
+                if Self.credentialFingerprint(request.headerFields) != value { return false }
+                continue
+            }
             guard let fieldName = HTTPField.Name(name) else { return false }
             if Self.normalized(request.headerFields, fieldName) != value { return false }
         }
         return true
+    }
+
+    /// The key under which ``varyingFields`` keeps a fingerprint of the request's credentials, so that a
+    /// response to one user's request is never served to another's (with a cache shared between clients).
+    static let credentialsKey = ":credentials"
+
+    /// A 64-bit FNV-1a hash of the request's `Authorization` and `Cookie` values (never the values
+    /// themselves, which a disk store would write), or `nil` when it has neither.
+    static func credentialFingerprint(_ fields: HTTPFields) -> String? {
+        let values = fields[values: .authorization] + fields[values: .cookie]
+        guard !values.isEmpty else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in values.joined(separator: "\n").utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
     }
 
     /// The names `Vary` lists, lowercased.

@@ -68,7 +68,8 @@ public final class HTTPCache: Sendable {
         let control = CacheControl(request.headerFields)
         let pragmaNoCache =
             control.isEmpty && request.headerFields[values: .pragma].contains { $0.contains("no-cache") }
-        if mode == .bypass || control.noStore {
+        // A range is not served from the cache, nor stored (partial responses are not kept).
+        if mode == .bypass || control.noStore || request.headerFields.contains(.range) {
             let (response, body) = try await network(request)
             return (response, body, .network)
         }
@@ -89,14 +90,16 @@ public final class HTTPCache: Sendable {
                     let updated = await update(candidate, with: response, requestTime: requestTime, all: stored)
                     return (updated.servedResponse(at: now()), HTTPBody(updated.body), .revalidated)
                 }
-                return (response, storing(response, body, for: request, url: url, requestTime: requestTime), .network)
+                return (
+                    response, await storing(response, body, for: request, url: url, requestTime: requestTime), .network
+                )
             }
         } else if mode == .onlyIfCached || control.onlyIfCached {
             return (HTTPResponse(status: .gatewayTimeout), HTTPBody(), .cached)
         }
         let requestTime = now()
         let (response, body) = try await network(request)
-        return (response, storing(response, body, for: request, url: url, requestTime: requestTime), .network)
+        return (response, await storing(response, body, for: request, url: url, requestTime: requestTime), .network)
     }
 
     private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
@@ -106,7 +109,7 @@ public final class HTTPCache: Sendable {
         let responseControl = stored.cacheControl
         if responseControl.noCache { return false }
         let age = stored.currentAge(at: time)
-        var lifetime = stored.freshnessLifetime
+        var lifetime = stored.freshnessLifetime(control: responseControl)
         if let maxAge = request.maxAge { lifetime = min(lifetime, TimeInterval(maxAge)) }
         if let minFresh = request.minFresh, lifetime - age < TimeInterval(minFresh) { return false }
         if lifetime > age { return true }
@@ -136,11 +139,10 @@ public final class HTTPCache: Sendable {
     /// `body`, passing through, and stored with `response` once read in full when the response may be stored.
     private func storing(
         _ response: HTTPResponse, _ body: HTTPBody?, for request: HTTPRequest, url: String, requestTime: Date
-    ) -> HTTPBody? {
+    ) async -> HTTPBody? {
         guard let entry = storable(response, for: request, url: url, requestTime: requestTime) else { return body }
         guard let body else {
-            let store = self.store
-            Task { try? await store.setResponses([entry], for: url) }
+            await save(entry)
             return nil
         }
         if case .known(let length) = body.length, length > maxEntrySize { return body }
@@ -165,6 +167,9 @@ public final class HTTPCache: Sendable {
         var varying: [String: String?] = [:]
         for name in varyNames {
             varying[name] = HTTPField.Name(name).flatMap { CachedResponse.normalized(request.headerFields, $0) }
+        }
+        if let fingerprint = CachedResponse.credentialFingerprint(request.headerFields) {
+            varying[CachedResponse.credentialsKey] = fingerprint
         }
         let fields = request.headerFields
         let credentialed =
@@ -294,8 +299,12 @@ private struct StoringBody: AsyncSequence, Sendable {
                 }
                 return nil
             }
-            if recorded != nil {
-                if recorded!.count + chunk.count > limit { recorded = nil } else { recorded!.append(contentsOf: chunk) }
+            if var bytes = recorded {
+                recorded = nil  // so that the array is not copied when appended to
+                if bytes.count + chunk.count <= limit {
+                    bytes.append(contentsOf: chunk)
+                    recorded = bytes
+                }
             }
             return chunk
         }

@@ -34,6 +34,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
     /// The bytes held now.
     public var byteCount: Int { state.withLock { $0.bytes } }
 
+    /// The responses stored for `url`; marks it as the most recently used.
     public func responses(for url: String) async throws -> [CachedResponse] {
         state.withLock { state in
             guard var entry = state.entries[url] else { return [] }
@@ -44,6 +45,8 @@ public final class MemoryCacheStore: HTTPCacheStore {
         }
     }
 
+    /// Replaces the responses stored for `url`, then drops the least recently used URLs past ``maxBytes``
+    /// (responses larger than the whole store are not kept).
     public func setResponses(_ responses: [CachedResponse], for url: String) async throws {
         let bytes = responses.reduce(0) { $0 + Self.size(of: $1) }
         state.withLock { state in
@@ -61,6 +64,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
         }
     }
 
+    /// Removes every stored response.
     public func removeAll() async throws {
         state.withLock { $0 = State() }
     }
@@ -96,12 +100,15 @@ public final class DiskCacheStore: HTTPCacheStore {
         let responses: [CachedResponse]
     }
 
+    /// The responses in `url`'s file, if there is one.
     public func responses(for url: String) async throws -> [CachedResponse] {
         guard let data = try? Data(contentsOf: file(for: url)) else { return [] }
         let file = try JSONDecoder().decode(File.self, from: data)
         return file.url == url ? file.responses : []  // another URL with the same hash: not ours
     }
 
+    /// Writes `url`'s file (atomically), leaving out credentialed responses unless told otherwise; an empty
+    /// list deletes it.
     public func setResponses(_ responses: [CachedResponse], for url: String) async throws {
         let kept = storesCredentialedResponses ? responses : responses.filter { !$0.isCredentialed }
         let path = file(for: url)
@@ -112,6 +119,7 @@ public final class DiskCacheStore: HTTPCacheStore {
         try JSONEncoder().encode(File(url: url, responses: kept)).write(to: path, options: .atomic)
     }
 
+    /// Deletes every file of the store.
     public func removeAll() async throws {
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false))
         where name.hasSuffix(".cache") {

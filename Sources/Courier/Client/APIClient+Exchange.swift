@@ -9,7 +9,9 @@ import OpenAPIRuntime
 /// 1. build (the caller has: ``APIClient/makeRequest(for:)``), and stop at once if already cancelled;
 /// 2. track the request for ``APIClient/cancelAll(_:where:)`` when its type is ``CancellableByType``;
 /// 3. run it under the endpoint's or client's time limit;
-/// 4. send it through the middleware chain and the transport;
+/// 4. send it (sharing phases 4 to 6 with identical requests in flight when coalescing is on) through the
+///    middleware chain, then the last stages before the network: the cookie jar's cookies are added, the
+///    HTTP cache answers or revalidates, and the transport sends; each response's cookies are stored;
 /// 5. validate the status, decoding the API's error body when it is not acceptable;
 /// 6. consume the accepted response: `send` collects, inspects and decodes it; `download` streams it to a file.
 ///
@@ -300,19 +302,26 @@ extension APIClient {
     private func send(
         _ head: HTTPRequest, body: HTTPBody?, baseURL url: URL, operationID: String, cacheMode: CacheMode
     ) async throws -> (HTTPResponse, HTTPBody?, CacheStatus) {
-        let network = { (head: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) in
-            let result = try await transport.send(head, body: body, baseURL: url, operationID: operationID)
-            if let jar = configuration.cookieJar, result.0.headerFields.contains(.setCookie) {
-                jar.store(result.0, url: url.textWithoutTrailingSlash + (head.path ?? ""))
-            }
-            return result
-        }
         guard let cache = configuration.cache else {
-            let (response, responseBody) = try await network(head)
+            // Without a cache, no closure: this is every request's path.
+            let (response, responseBody) = try await transport.send(
+                head, body: body, baseURL: url, operationID: operationID)
+            storeCookies(of: response, to: head, baseURL: url)
             return (response, responseBody, .network)
         }
         let target = url.textWithoutTrailingSlash + (head.path ?? "")
-        return try await cache.exchange(head, url: target, mode: cacheMode, network: network)
+        return try await cache.exchange(head, url: target, mode: cacheMode) { head in
+            let result = try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+            storeCookies(of: result.0, to: head, baseURL: url)
+            return result
+        }
+    }
+
+    /// Stores the cookies `response` sets in the client's cookie jar, if it has one.
+    private func storeCookies(of response: HTTPResponse, to head: HTTPRequest, baseURL url: URL) {
+        if let jar = configuration.cookieJar, response.headerFields.contains(.setCookie) {
+            jar.store(response, url: url.textWithoutTrailingSlash + (head.path ?? ""))
+        }
     }
 
     /// `request` as the transport receives it: the cookie jar's cookies for it added, its `Cookie` fields

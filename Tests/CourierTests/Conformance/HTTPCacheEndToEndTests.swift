@@ -49,6 +49,21 @@ struct HTTPCacheEndToEndTests {
         #expect(third.value.version == 2)
     }
 
+    @Test func aResponseToOneUsersCredentialsIsNeverServedToAnother() async throws {
+        let client = try await client(.httpClient)
+        let key = "credentials-\(UUID().uuidString.prefix(8))"
+        func get(_ token: String) async throws -> APIResponse<CachedResource> {
+            try await client.response(
+                APIRequest<CachedResource>.get(
+                    "/testing/cache/\(key)", query: ["maxAge": 60], headers: [.authorization: "Bearer \(token)"]))
+        }
+        #expect(try await get("alice").cacheStatus == .network)
+        #expect(try await get("alice").cacheStatus == .cached)
+        #expect(try await get("bob").cacheStatus == .network)
+        #expect(try await get("bob").cacheStatus == .cached)
+        #expect(try await stats(key, client) == CacheStats(requests: 2, notModified: 0))
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func anUnsafeRequestInvalidatesWhatIsStoredForItsURL(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
