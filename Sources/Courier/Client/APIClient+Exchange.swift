@@ -69,8 +69,8 @@ extension APIClient {
     private func sendValidateConsume<R: Route, Consumer: ResponseConsumer>(
         _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer
     ) async throws(APIError) -> Consumer.Value {
-        guard Consumer.isShareable, body == nil, request.method == .get || request.method == .head,
-            route.coalesces ?? configuration.coalescesRequests
+        guard route.coalesces ?? configuration.coalescesRequests, Consumer.isShareable, body == nil,
+            request.method == .get || request.method == .head
         else {
             return try await sendValidateConsumeAlone(route, request: request, body: body, consumer: consumer)
         }
