@@ -33,7 +33,9 @@ struct CacheControl {
         switch name {
         case "max-age": Self.lower(&maxAge, argument)
         case "s-maxage": Self.lower(&sharedMaxAge, argument)
-        case "min-fresh": Self.lower(&minFresh, argument)
+        // The most restrictive min-fresh is the highest.
+        case "min-fresh":
+            if let argument, let seconds = Self.deltaSeconds(argument) { minFresh = max(minFresh ?? seconds, seconds) }
         case "stale-while-revalidate": Self.lower(&staleWhileRevalidate, argument)
         case "stale-if-error": Self.lower(&staleIfError, argument)
         case "max-stale":

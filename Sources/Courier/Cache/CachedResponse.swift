@@ -87,16 +87,21 @@ extension CachedResponse {
 
     /// Whether it answers `request` (same `Vary` values, §4.1, and the same credentials); `Vary: *` answers
     /// none.
-    func matches(_ request: HTTPRequest) -> Bool {
+    func matches(_ request: HTTPRequest, credentialFields: Set<HTTPField.Name> = []) -> Bool {
         for (name, value) in varyingFields {
             if name == "*" { return false }
             if name == Self.credentialsKey {
-                if Self.credentialFingerprint(request.headerFields) != value { return false }
+                if Self.credentialFingerprint(request.headerFields, credentialFields) != value { return false }
                 continue
             }
             guard let fieldName = HTTPField.Name(name) else { return false }
-            if Self.normalized(request.headerFields, fieldName) != value { return false }
+            let actual =
+                Self.allCredentialFields(credentialFields).contains(fieldName)
+                ? Self.fingerprint(request.headerFields[values: fieldName])
+                : Self.normalized(request.headerFields, fieldName)
+            if actual != value { return false }
         }
+        // A response stored without credentials was public: it answers requests with credentials too.
         return true
     }
 
@@ -104,10 +109,28 @@ extension CachedResponse {
     /// response to one user's request is never served to another's (with a cache shared between clients).
     static let credentialsKey = ":credentials"
 
-    /// A 64-bit FNV-1a hash of the request's `Authorization` and `Cookie` values (never the values
-    /// themselves, which a disk store would write), or `nil` when it has neither.
-    static func credentialFingerprint(_ fields: HTTPFields) -> String? {
-        let values = fields[values: .authorization] + fields[values: .cookie]
+    /// The credential fields: `Authorization`, `Proxy-Authorization`, `Cookie`, and the ones the client's
+    /// redaction names (`X-API-Key`, …).
+    static func allCredentialFields(_ extra: Set<HTTPField.Name>) -> Set<HTTPField.Name> {
+        extra.union([.authorization, .proxyAuthorization, .cookie])
+    }
+
+    /// A fingerprint of the request's credentials (never the values themselves, which a disk store would
+    /// write), or `nil` when it has none.
+    static func credentialFingerprint(_ fields: HTTPFields, _ extra: Set<HTTPField.Name> = []) -> String? {
+        let names = allCredentialFields(extra).sorted { $0.canonicalName < $1.canonicalName }
+        var parts: [String] = []
+        for name in names {
+            let values = fields[values: name]
+            if !values.isEmpty { parts.append(name.canonicalName + ":" + values.joined(separator: "\n")) }
+        }
+        return parts.isEmpty ? nil : fingerprint(parts)
+    }
+
+    /// A 64-bit FNV-1a hash of `values` in hex, or `nil` for none. Not a cryptographic hash: a disk store
+    /// that keeps credentialed responses (``DiskCacheStore/storesCredentialedResponses``) keeps these too,
+    /// and a weak password's could be found by trying candidates.
+    static func fingerprint(_ values: [String]) -> String? {
         guard !values.isEmpty else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in values.joined(separator: "\n").utf8 {

@@ -55,7 +55,9 @@ public final class HTTPCache: Sendable {
     typealias Network = (HTTPRequest) async throws -> (HTTPResponse, HTTPBody?)
 
     /// `request` to `url` answered from the cache, by revalidation, or by `network` (storing what it may).
-    func exchange(_ request: HTTPRequest, url: String, mode: CacheMode, network: Network) async throws -> (
+    func exchange(
+        _ request: HTTPRequest, url: String, mode: CacheMode, credentialFields: Set<HTTPField.Name>, network: Network
+    ) async throws -> (
         HTTPResponse, HTTPBody?, CacheStatus
     ) {
         guard request.method == .get else {
@@ -75,10 +77,10 @@ public final class HTTPCache: Sendable {
         }
         let stored = mode == .reload ? [] : ((try? await store.responses(for: url)) ?? [])
         let time = now()
-        if let candidate = stored.first(where: { $0.matches(request) }) {
-            if mode == .returnCacheElseLoad || mode == .onlyIfCached || control.onlyIfCached
-                || (mode == .useProtocol && !control.noCache && !pragmaNoCache
-                    && isFresh(candidate, for: control, at: time))
+        if let candidate = stored.first(where: { $0.matches(request, credentialFields: credentialFields) }) {
+            let usable = !control.noCache && !pragmaNoCache && isFresh(candidate, for: control, at: time)
+            if mode == .returnCacheElseLoad || mode == .onlyIfCached || (mode == .useProtocol && usable)
+                || (control.onlyIfCached && usable)
             {
                 return (candidate.servedResponse(at: time), HTTPBody(candidate.body), .cached)
             }
@@ -87,19 +89,24 @@ public final class HTTPCache: Sendable {
                 let (response, body) = try await network(conditional)
                 if response.status == .notModified {
                     if let body { _ = try? await Data(collecting: body, upTo: 64 * 1024) }
-                    let updated = await update(candidate, with: response, requestTime: requestTime, all: stored)
+                    let updated = await update(candidate, with: response, requestTime: requestTime)
                     return (updated.servedResponse(at: now()), HTTPBody(updated.body), .revalidated)
                 }
-                return (
-                    response, await storing(response, body, for: request, url: url, requestTime: requestTime), .network
+                let passing = await storing(
+                    response, body, for: request, url: url, requestTime: requestTime, credentialFields: credentialFields
                 )
+                return (response, passing, .network)
             }
+            if control.onlyIfCached { return (HTTPResponse(status: .gatewayTimeout), HTTPBody(), .network) }
         } else if mode == .onlyIfCached || control.onlyIfCached {
-            return (HTTPResponse(status: .gatewayTimeout), HTTPBody(), .cached)
+            // RFC 9111 §5.2.1.7: nothing suitable stored, and no request may be made.
+            return (HTTPResponse(status: .gatewayTimeout), HTTPBody(), .network)
         }
         let requestTime = now()
         let (response, body) = try await network(request)
-        return (response, await storing(response, body, for: request, url: url, requestTime: requestTime), .network)
+        let passing = await storing(
+            response, body, for: request, url: url, requestTime: requestTime, credentialFields: credentialFields)
+        return (response, passing, .network)
     }
 
     private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
@@ -138,22 +145,34 @@ public final class HTTPCache: Sendable {
 
     /// `body`, passing through, and stored with `response` once read in full when the response may be stored.
     private func storing(
-        _ response: HTTPResponse, _ body: HTTPBody?, for request: HTTPRequest, url: String, requestTime: Date
+        _ response: HTTPResponse, _ body: HTTPBody?, for request: HTTPRequest, url: String, requestTime: Date,
+        credentialFields: Set<HTTPField.Name>
     ) async -> HTTPBody? {
-        guard let entry = storable(response, for: request, url: url, requestTime: requestTime) else { return body }
+        guard
+            let entry = storable(
+                response, for: request, url: url, requestTime: requestTime, credentialFields: credentialFields)
+        else { return body }
         guard let body else {
             await save(entry)
             return nil
         }
-        if case .known(let length) = body.length, length > maxEntrySize { return body }
+        if case .known(let length) = body.length {
+            if length > maxEntrySize { return body }
+            // An empty body may never be read (a collector stops at a declared length of 0): store it now.
+            if length == 0 {
+                await save(entry)
+                return body
+            }
+        }
         let recorder = StoringBody(base: body, entry: entry, cache: self, limit: maxEntrySize)
         return HTTPBody(recorder, length: body.length, iterationBehavior: .single)
     }
 
     /// The entry for `response` when RFC 9111 §3 lets a private cache store it.
-    private func storable(_ response: HTTPResponse, for request: HTTPRequest, url: String, requestTime: Date)
-        -> CachedResponse?
-    {
+    private func storable(
+        _ response: HTTPResponse, for request: HTTPRequest, url: String, requestTime: Date,
+        credentialFields: Set<HTTPField.Name>
+    ) -> CachedResponse? {
         let code = response.status.code
         guard code >= 200, code != 206, code != 304, !CacheControl(request.headerFields).noStore else { return nil }
         let control = CacheControl(response.headerFields)
@@ -166,17 +185,25 @@ public final class HTTPCache: Sendable {
         guard explicit || Self.heuristicallyCacheable.contains(code) else { return nil }
         var varying: [String: String?] = [:]
         for name in varyNames {
-            varying[name] = HTTPField.Name(name).flatMap { CachedResponse.normalized(request.headerFields, $0) }
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            // A credential the response varies on is kept as a fingerprint, like the credentials below.
+            varying[name] =
+                CachedResponse.allCredentialFields(credentialFields).contains(fieldName)
+                ? CachedResponse.fingerprint(request.headerFields[values: fieldName])
+                : CachedResponse.normalized(request.headerFields, fieldName)
         }
-        if let fingerprint = CachedResponse.credentialFingerprint(request.headerFields) {
+        if let fingerprint = CachedResponse.credentialFingerprint(request.headerFields, credentialFields) {
             varying[CachedResponse.credentialsKey] = fingerprint
         }
-        let fields = request.headerFields
         let credentialed =
-            fields.contains(.authorization) || fields.contains(.cookie) || response.headerFields.contains(.setCookie)
-        return CachedResponse(
+            varying[CachedResponse.credentialsKey] != nil || response.headerFields.contains(.setCookie)
+        let entry = CachedResponse(
             url: url, response: Self.storedHead(response), body: Data(), varyingFields: varying,
             requestTime: requestTime, responseTime: now(), isCredentialed: credentialed)
+        // A response that is never fresh and can't be revalidated would only be stored to be replaced.
+        let fields = response.headerFields
+        if entry.freshnessLifetime == 0 && !fields.contains(.eTag) && !fields.contains(.lastModified) { return nil }
+        return entry
     }
 
     /// `response` without the fields a cache must not store.
@@ -197,21 +224,25 @@ public final class HTTPCache: Sendable {
         let others = ((try? await store.responses(for: entry.url)) ?? []).filter {
             $0.varyingFields != entry.varyingFields
         }
-        try? await store.setResponses([entry] + others, for: entry.url)
+        // The newest variants only: rotating credentials would otherwise add one per token.
+        try? await store.setResponses(Array(([entry] + others).prefix(Self.maxVariants)), for: entry.url)
     }
 
+    /// The most variants (responses differing in what they `Vary` on, or in credentials) kept per URL.
+    static let maxVariants = 8
+
     /// `stored` with the head fields of a `304` applied (§4.3.4), saved.
-    private func update(
-        _ stored: CachedResponse, with notModified: HTTPResponse, requestTime: Date, all: [CachedResponse]
-    )
-        async -> CachedResponse
+    private func update(_ stored: CachedResponse, with notModified: HTTPResponse, requestTime: Date) async
+        -> CachedResponse
     {
         var updated = stored
         let fresh = Self.storedHead(notModified).headerFields.filter { $0.name != .contentLength }
-        let names = Set(fresh.map(\.name))
+        // The stored Age described the old response; the 304's own (or none) describes this one.
+        let names = Set(fresh.map(\.name)).union([.age])
         var fields = HTTPFields(stored.response.headerFields.filter { !names.contains($0.name) })
         fields.append(contentsOf: fresh)
         updated.response.headerFields = fields
+        updated.isCredentialed = stored.isCredentialed || notModified.headerFields.contains(.setCookie)
         updated.requestTime = requestTime
         updated.responseTime = now()
         await save(updated)

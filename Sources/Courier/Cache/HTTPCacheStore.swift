@@ -90,7 +90,9 @@ public final class DiskCacheStore: HTTPCacheStore {
 
     /// A store in `directory` (created when missing).
     public init(directory: URL, storesCredentialedResponses: Bool = false) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Only this user may read what is cached.
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         self.directory = directory
         self.storesCredentialedResponses = storesCredentialedResponses
     }
@@ -117,6 +119,8 @@ public final class DiskCacheStore: HTTPCacheStore {
             return
         }
         try JSONEncoder().encode(File(url: url, responses: kept)).write(to: path, options: .atomic)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o600], ofItemAtPath: path.path(percentEncoded: false))
     }
 
     /// Deletes every file of the store.

@@ -56,10 +56,11 @@ extension APIClient {
         public var cache: HTTPCache?
         /// How requests use ``cache`` unless an endpoint says otherwise; ``CacheMode/useProtocol`` by default.
         public var cacheMode = CacheMode.useProtocol
-        /// Whether identical `GET` requests in flight share one exchange: the same URL, header fields
-        /// (credentials included) and response type. The first starts it, the others wait for its decoded
-        /// value; cancelling one caller cancels the exchange only when no other waits. Off by default; an
-        /// endpoint can say otherwise (``Route/coalesces``).
+        /// Whether identical `GET` requests in flight share one exchange: identical as they go to the network
+        /// (after middleware and the cookie jar), so the same URL and header fields, credentials included.
+        /// The first starts it, its body is read once and decoded once per endpoint type, and every caller
+        /// waits for it; cancelling one caller cancels the exchange only when no other waits. Off by default;
+        /// an endpoint can say otherwise (``Route/coalesces``).
         public var coalescesRequests = false
         /// The cookies kept across requests; `nil` (the default) keeps none, and a `Cookie` field goes only
         /// when a request sets one. With a jar, every `Set-Cookie` is stored and matching cookies are sent,

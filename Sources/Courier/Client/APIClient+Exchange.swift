@@ -9,9 +9,9 @@ import OpenAPIRuntime
 /// 1. build (the caller has: ``APIClient/makeRequest(for:)``), and stop at once if already cancelled;
 /// 2. track the request for ``APIClient/cancelAll(_:where:)`` when its type is ``CancellableByType``;
 /// 3. run it under the endpoint's or client's time limit;
-/// 4. send it (sharing phases 4 to 6 with identical requests in flight when coalescing is on) through the
-///    middleware chain, then the last stages before the network: the cookie jar's cookies are added, the
-///    HTTP cache answers or revalidates, and the transport sends; each response's cookies are stored;
+/// 4. send it through the middleware chain, then the last stages before the network: the cookie jar's
+///    cookies are added, identical requests in flight share one exchange when coalescing is on, the HTTP
+///    cache answers or revalidates, and the transport sends; each response's cookies are stored;
 /// 5. validate the status, decoding the API's error body when it is not acceptable;
 /// 6. consume the accepted response: `send` collects, inspects and decodes it; `download` streams it to a file.
 ///
@@ -64,40 +64,18 @@ extension APIClient {
         return try await tracked(as: key, request: request, withinTimeLimit)
     }
 
-    /// Phases 4 to 6, shared with identical requests in flight when coalescing is on (see
-    /// ``Configuration/coalescesRequests``): each caller keeps its own time limit and cancellation.
+    /// Phases 4 to 6: send through the middleware and transport (following redirects), validate the
+    /// status, consume the response.
     private func sendValidateConsume<R: Route, Consumer: ResponseConsumer>(
         _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer
     ) async throws(APIError) -> Consumer.Value {
-        guard route.coalesces ?? configuration.coalescesRequests, Consumer.isShareable, body == nil,
-            request.method == .get || request.method == .head
-        else {
-            return try await sendValidateConsumeAlone(route, request: request, body: body, consumer: consumer)
-        }
-        let key = Coalescer.Key(
-            consumer: ObjectIdentifier(Consumer.self), method: request.method, url: fullURL(of: request),
-            fields: Array(request.headerFields))
-        let outcome = await coalescer.run(key) { () async throws(APIError) -> Consumer.Value in
-            try await sendValidateConsumeAlone(route, request: request, body: nil, consumer: consumer)
-        }
-        switch outcome {
-        case .success(let value): return value
-        case .failure(let error): throw error
-        case nil: throw failureContext(for: request).error(.cancelled, phase: .sending)
-        }
-    }
-
-    /// Phases 4 to 6: send through the middleware and transport (following redirects), validate the
-    /// status, consume the response.
-    private func sendValidateConsumeAlone<R: Route, Consumer: ResponseConsumer>(
-        _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer
-    ) async throws(APIError) -> Consumer.Value {
-        let cacheMode = route.cacheMode ?? configuration.cacheMode
+        let stage = LastStage(
+            cacheMode: route.cacheMode ?? configuration.cacheMode,
+            coalesces: (route.coalesces ?? configuration.coalescesRequests) && Consumer.isShareable && body == nil)
         var delivery = try await dispatch(
-            request, body: body, operationID: route.operationID, cacheMode: cacheMode, trail: Trail(),
-            stripsCredentials: false)
+            request, body: body, operationID: route.operationID, stage: stage, trail: Trail(), stripsCredentials: false)
         if RedirectStep.isRedirect(delivery.response) {
-            delivery = try await followRedirects(from: delivery, body: body, route: route)
+            delivery = try await followRedirects(from: delivery, body: body, route: route, stage: stage)
         }
         if delivery.response.headerFields.has(.contentEncoding) { delivery = try await decodingContent(delivery) }
         guard (route.acceptableStatuses ?? configuration.acceptableStatuses).contains(delivery.response.status) else {
@@ -124,6 +102,15 @@ struct Delivery: Sendable {
     var decodedCoding: ContentCoding? = nil
     /// Where the response came from: the network or the client's cache.
     var cacheStatus = CacheStatus.network
+    /// The response, when identical requests in flight share it (its decodings are shared too).
+    var shared: SharedResponse? = nil
+}
+
+/// How a request goes through the stages before the network: its cache mode, and whether identical
+/// requests in flight may share it.
+struct LastStage: Sendable {
+    let cacheMode: CacheMode
+    let coalesces: Bool
 }
 
 /// Phase 6: what a request does with its accepted response. A value type, so the pipeline is specialised
@@ -186,7 +173,7 @@ extension APIClient {
     /// transport received, so errors hide what middleware added. On a redirect to another origin
     /// (`stripsCredentials`), the credentials middleware adds are removed before the transport sees them.
     private func dispatch(
-        _ request: HTTPRequest, body: HTTPBody?, operationID: String, cacheMode: CacheMode, trail: Trail,
+        _ request: HTTPRequest, body: HTTPBody?, operationID: String, stage: LastStage, trail: Trail,
         stripsCredentials: Bool
     ) async throws(APIError) -> Delivery {
         let url = baseURL(for: request)
@@ -195,11 +182,11 @@ extension APIClient {
             // The jar's cookies are secrets of this exchange: errors must hide them too.
             let trail = configuration.cookieJar == nil ? trail : trail.adding(sent: [head])
             do {
-                let (response, responseBody, cacheStatus) = try await send(
-                    head, body: body, baseURL: url, operationID: operationID, cacheMode: cacheMode)
+                let (response, responseBody, source) = try await send(
+                    head, body: body, baseURL: url, operationID: operationID, stage: stage)
                 return Delivery(
                     request: request, response: response, body: responseBody, attempts: 0, trail: trail,
-                    cacheStatus: cacheStatus)
+                    cacheStatus: source.status, shared: source.shared)
             } catch {
                 throw failureContext(for: request, trail: trail).sending(error, fromTransport: true)
             }
@@ -216,10 +203,10 @@ extension APIClient {
                     baseURL: url)
                 context.recordSent(head)
                 do {
-                    let (response, responseBody, cacheStatus) = try await send(
-                        head, body: body, baseURL: url, operationID: operationID, cacheMode: cacheMode)
+                    let (response, responseBody, source) = try await send(
+                        head, body: body, baseURL: url, operationID: operationID, stage: stage)
                     context.transportSucceeded()
-                    context.cacheStatus = cacheStatus
+                    context.source = source
                     return (response, responseBody)
                 } catch {
                     context.transportFailed()
@@ -238,7 +225,8 @@ extension APIClient {
             }
             return Delivery(
                 request: request, response: response, body: responseBody, attempts: context.attempts,
-                trail: trail.adding(sent: context.sentRequests), cacheStatus: context.cacheStatus)
+                trail: trail.adding(sent: context.sentRequests), cacheStatus: context.source.status,
+                shared: context.source.shared)
         } catch {
             var error = failureContext(for: request, trail: trail.adding(sent: context.sentRequests)).sending(
                 error, fromTransport: context.didTransportFail)
@@ -249,7 +237,7 @@ extension APIClient {
 
     /// Phase 4, continued: follows the redirects `first` starts, each hop through the middleware and the
     /// transport again, until a response that is not one to follow (see ``RedirectPolicy``).
-    private func followRedirects(from first: Delivery, body: HTTPBody?, route: some Route)
+    private func followRedirects(from first: Delivery, body: HTTPBody?, route: some Route, stage: LastStage)
         async throws(APIError) -> Delivery
     {
         let policy = route.redirectPolicy ?? configuration.redirectPolicy
@@ -291,8 +279,8 @@ extension APIClient {
                 crossesOrigin = leaves
             }
             delivery = try await dispatch(
-                hop, body: body, operationID: route.operationID, cacheMode: route.cacheMode ?? configuration.cacheMode,
-                trail: trail, stripsCredentials: crossesOrigin)
+                hop, body: body, operationID: route.operationID, stage: stage, trail: trail,
+                stripsCredentials: crossesOrigin)
         }
     }
 
@@ -300,6 +288,35 @@ extension APIClient {
     /// (made conditional when it revalidates), and every response from the network has its `Set-Cookie`
     /// fields stored in the cookie jar.
     private func send(
+        _ head: HTTPRequest, body: HTTPBody?, baseURL url: URL, operationID: String, stage: LastStage
+    ) async throws -> (HTTPResponse, HTTPBody?, ResponseSource) {
+        guard stage.coalesces, body == nil, head.method == .get || head.method == .head else {
+            let (response, responseBody, status) = try await fetch(
+                head, body: body, baseURL: url, operationID: operationID, cacheMode: stage.cacheMode)
+            return (response, responseBody, ResponseSource(status: status))
+        }
+        // Identical requests as they go out (credentials and cookies included) share one exchange, whose
+        // body is read in full once.
+        let key = RequestKey(
+            method: head.method, url: url.textWithoutTrailingSlash + (head.path ?? ""), fields: Array(head.headerFields)
+        )
+        let limit = configuration.maxBodySize
+        let outcome = await coalescer.run(key) { () async throws -> SharedResponse in
+            let (response, responseBody, status) = try await fetch(
+                head, body: nil, baseURL: url, operationID: operationID, cacheMode: stage.cacheMode)
+            var data: Data?
+            if let responseBody { data = try await BodyCollector.collect(responseBody, limit: limit) }
+            return SharedResponse(response: response, body: data, cacheStatus: status)
+        }
+        guard let shared = try outcome?.get() else { throw CancellationError() }
+        return (
+            shared.response, shared.body.map { HTTPBody($0) },
+            ResponseSource(status: shared.cacheStatus, shared: shared)
+        )
+    }
+
+    /// The cache's answer, or the transport's.
+    private func fetch(
         _ head: HTTPRequest, body: HTTPBody?, baseURL url: URL, operationID: String, cacheMode: CacheMode
     ) async throws -> (HTTPResponse, HTTPBody?, CacheStatus) {
         guard let cache = configuration.cache else {
@@ -310,7 +327,8 @@ extension APIClient {
             return (response, responseBody, .network)
         }
         let target = url.textWithoutTrailingSlash + (head.path ?? "")
-        return try await cache.exchange(head, url: target, mode: cacheMode) { head in
+        let credentials = configuration.redaction.headerNames
+        return try await cache.exchange(head, url: target, mode: cacheMode, credentialFields: credentials) { head in
             let result = try await transport.send(head, body: body, baseURL: url, operationID: operationID)
             storeCookies(of: result.0, to: head, baseURL: url)
             return result
@@ -370,7 +388,8 @@ extension APIClient {
             }
             return Delivery(
                 request: delivery.request, response: response, body: body, attempts: delivery.attempts,
-                trail: delivery.trail, decodedCoding: coding, cacheStatus: delivery.cacheStatus)
+                trail: delivery.trail, decodedCoding: coding, cacheStatus: delivery.cacheStatus, shared: delivery.shared
+            )
         }
     }
 
@@ -465,7 +484,18 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
                 response: response,
                 decoder: endpoint.decoder ?? client.configuration.bodyDecoder ?? client.configuration.jsonDecoder,
                 envelope: endpoint.envelope ?? client.configuration.envelope)
-            let value = try endpoint.decode(data, context: context)
+            let value: E.Response
+            if let shared = delivery.shared {
+                // Identical requests shared this response: it is decoded once per endpoint type.
+                let endpoint = self.endpoint
+                let outcome = await shared.decodings.run(ObjectIdentifier(E.self)) {
+                    try endpoint.decode(data, context: context)
+                }
+                guard let outcome else { throw CancellationError() }
+                value = try outcome.get()
+            } else {
+                value = try endpoint.decode(data, context: context)
+            }
             // Decoding can't be interrupted; a cancellation that arrived meanwhile still wins.
             if Task.isCancelled { throw CancellationError() }
             return APIResponse(

@@ -32,7 +32,7 @@ public struct APIClient: Sendable {
     /// In-flight requests of ``CancellableByType`` endpoints.
     let registry = RequestRegistry()
     /// The requests in flight that identical ones may share (see ``Configuration/coalescesRequests``).
-    let coalescer = Coalescer()
+    let coalescer = Coalescer<RequestKey>()
 
     /// Creates a client.
     /// - Parameters:

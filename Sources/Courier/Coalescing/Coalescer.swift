@@ -2,23 +2,15 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-/// Identical requests in flight share one exchange: the first starts it in a task of its own, and every
-/// caller, the first included, waits for its result. A caller that is cancelled stops waiting at once; the
-/// exchange is cancelled only when no caller waits any more. Once it ends, the next identical request starts
-/// a new one.
-final class Coalescer: Sendable {
-    /// What makes two requests the same: the value type they decode to (and how: the consumer's type), the
-    /// method, the full URL and every header field, credentials included.
-    struct Key: Hashable, Sendable {
-        let consumer: ObjectIdentifier
-        let method: HTTPRequest.Method
-        let url: String
-        let fields: [HTTPField]
-    }
+/// Identical work in flight done once: the first caller under a key starts it in a task of its own, and
+/// every caller, the first included, waits for its result. A caller that is cancelled stops waiting at once;
+/// the work is cancelled only when no caller waits any more. Once it ends, the next caller under the key
+/// starts it anew. The client uses one for identical requests (keyed by the request as it goes to the
+/// network) and one per shared response for decoding it once per type.
+final class Coalescer<Key: Hashable & Sendable>: Sendable {
+    typealias Outcome = Result<any Sendable, any Error>
 
-    typealias Outcome = Result<any Sendable, APIError>
-
-    /// One shared exchange and its waiters.
+    /// One shared piece of work and its waiters.
     private final class Flight: Sendable {
         struct State {
             var waiters: [UInt64: CheckedContinuation<Outcome?, Never>] = [:]
@@ -35,22 +27,27 @@ final class Coalescer: Sendable {
     private let flights = Mutex<[Key: Flight]>([:])
     private let nextID = Atomic<UInt64>(0)
 
-    /// `operation`'s value, shared with every identical call in flight; `nil` when this caller was cancelled.
-    func run<Value: Sendable>(
-        _ key: Key, _ operation: @escaping @Sendable () async throws(APIError) -> Value
-    ) async -> Result<Value, APIError>? {
+    init() {}
+
+    /// `operation`'s result, shared with every caller under `key` in flight; `nil` when this caller was
+    /// cancelled.
+    func run<Value: Sendable>(_ key: Key, _ operation: @escaping @Sendable () async throws -> Value) async -> Result<
+        Value, any Error
+    >? {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
-            let flight = flights[key] ?? Flight()
-            let leads = flights[key] == nil
+            let existing = flights[key]
+            let flight = existing ?? Flight()
             flights[key] = flight
+            // Joining happens under the flights lock, so a last caller leaving (below, under the same lock)
+            // can't cancel work a new caller has just joined.
             flight.state.withLock { $0.callers += 1 }
-            return (flight, leads)
+            return (flight, existing == nil)
         }
         if leads {
             let task = Task {
                 let outcome: Outcome
-                do throws(APIError) { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
+                do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
                 finish(flight, key: key, with: outcome)
             }
             flight.state.withLock { $0.task = task }
@@ -72,13 +69,13 @@ final class Coalescer: Sendable {
         case nil: return nil
         case .failure(let error): return .failure(error)
         case .success(let value):
-            // Every caller under one key decodes to the same type (it is part of the key).
+            // Every caller under one key expects the same type (the keys make sure of it).
             guard let value = value as? Value else { return nil }
             return .success(value)
         }
     }
 
-    /// The shared exchange ended: every waiter gets its outcome, and the next identical request starts anew.
+    /// The work ended: every waiter gets its outcome, and the next caller under the key starts anew.
     private func finish(_ flight: Flight, key: Key, with outcome: Outcome) {
         flights.withLock { flights in
             if flights[key] === flight { flights[key] = nil }
@@ -91,23 +88,46 @@ final class Coalescer: Sendable {
         for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
-    /// A caller was cancelled: it stops waiting, and the exchange is cancelled when it was the last.
+    /// A caller was cancelled: it stops waiting, and the work is cancelled when it was the last.
     private func leave(_ flight: Flight, key: Key, id: UInt64) {
-        let (waiter, task) = flight.state.withLock {
-            state -> (CheckedContinuation<Outcome?, Never>?, Task<Void, Never>?) in
-            let waiter = state.waiters.removeValue(forKey: id)
-            if waiter == nil && state.outcome == nil { state.cancelled.insert(id) }
-            state.callers -= 1
-            return (waiter, state.callers == 0 && state.outcome == nil ? state.task : nil)
+        let (waiter, task) = flights.withLock { flights in
+            let (waiter, task) = flight.state.withLock {
+                state -> (CheckedContinuation<Outcome?, Never>?, Task<Void, Never>?) in
+                let waiter = state.waiters.removeValue(forKey: id)
+                if waiter == nil && state.outcome == nil { state.cancelled.insert(id) }
+                state.callers -= 1
+                return (waiter, state.callers == 0 && state.outcome == nil ? state.task : nil)
+            }
+            if task != nil, flights[key] === flight { flights[key] = nil }
+            return (waiter, task)
         }
         waiter?.resume(returning: nil)
-        if let task {
-            flights.withLock { flights in
-                if flights[key] === flight { flights[key] = nil }
-            }
-            task.cancel()
-        }
+        task?.cancel()
     }
+}
+
+/// What identical requests are keyed by: the method, the full URL and every header field as the request
+/// goes to the network (after middleware and the cookie jar), so credentials are part of it.
+struct RequestKey: Hashable, Sendable {
+    let method: HTTPRequest.Method
+    let url: String
+    let fields: [HTTPField]
+}
+
+/// Where a response the last stage answered came from: the network or the cache, and whether identical
+/// requests shared it.
+struct ResponseSource: Sendable {
+    var status: CacheStatus
+    var shared: SharedResponse? = nil
+}
+
+/// A response shared by identical requests: its head, its whole body (still content-encoded), where it came
+/// from, and the decodings done of it, once per endpoint type.
+struct SharedResponse: Sendable {
+    let response: HTTPResponse
+    let body: Data?
+    let cacheStatus: CacheStatus
+    let decodings = Coalescer<ObjectIdentifier>()
 }
 
 extension Route {

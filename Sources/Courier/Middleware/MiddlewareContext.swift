@@ -34,8 +34,8 @@ public final class MiddlewareContext: Sendable {
     private let transportThrew = Atomic<Bool>(false)
     /// Every request head handed to the transport, so that errors can hide the secrets middleware added.
     private let sent = Mutex<[HTTPRequest]>([])
-    /// Where the latest response came from (the client's ``HTTPCache`` reports it).
-    private let cacheOutcome = Mutex(CacheStatus.network)
+    /// Where the latest response came from (the client's cache and coalescing report it).
+    private let latestSource = Mutex(ResponseSource(status: .network))
 
     init(redaction: Redaction, baseOrigin: Origin?) {
         self.redaction = redaction
@@ -56,10 +56,10 @@ public final class MiddlewareContext: Sendable {
     /// The heads the transport received, in order.
     var sentRequests: [HTTPRequest] { sent.withLock { $0 } }
 
-    /// Where the latest response the transport stage answered came from.
-    var cacheStatus: CacheStatus {
-        get { cacheOutcome.withLock { $0 } }
-        set { cacheOutcome.withLock { $0 = newValue } }
+    /// Where the latest response the last stage answered came from.
+    var source: ResponseSource {
+        get { latestSource.withLock { $0 } }
+        set { latestSource.withLock { $0 = newValue } }
     }
 
     func transportFailed() { transportThrew.store(true, ordering: .relaxed) }

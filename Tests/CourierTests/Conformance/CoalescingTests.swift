@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import HTTPTypes
+import Synchronization
 import Testing
 
 /// Request coalescing end to end, against the demo server's `/testing/cache/{key}?delay=ms`, which counts
@@ -30,6 +31,32 @@ struct CoalescingTests {
         let values = try await burst(client, key: key, count: 100)
         #expect(values.count == 100)
         #expect(Set(values.map(\.served)) == [1])
+        #expect(try await requests(key, client) == 1)
+    }
+
+    /// An endpoint that counts how often its body is decoded.
+    struct CountedGet: Endpoint {
+        typealias Response = CachedResource
+        static let decodes = Atomic(0)
+        let key: String
+        var path: RoutePath { "/testing/cache/\(key)" }
+        var query: Query { ["delay": 300] }
+        func decode(_ body: Data, context: ResponseContext) throws -> CachedResource {
+            Self.decodes.add(1, ordering: .relaxed)
+            return try JSONDecoder().decode(CachedResource.self, from: body)
+        }
+    }
+
+    @Test func aSharedResponseIsDecodedOncePerType() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient { $0.coalescesRequests = true }
+        let key = "decode-once-\(UUID().uuidString.prefix(8))"
+        let before = CountedGet.decodes.load(ordering: .relaxed)
+        let values = try await withThrowingTaskGroup(of: CachedResource.self) { group in
+            for _ in 0..<20 { group.addTask { try await client.send(CountedGet(key: key)) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(values.count == 20)
+        #expect(CountedGet.decodes.load(ordering: .relaxed) - before == 1)
         #expect(try await requests(key, client) == 1)
     }
 
@@ -75,13 +102,18 @@ struct CoalescingTests {
     @Test func whenEveryWaiterIsCancelledTheNextRequestStartsAnew() async throws {
         let client = try await TransportUnderTest.httpClient.demoClient { $0.coalescesRequests = true }
         let key = "cancel-all-\(UUID().uuidString.prefix(8))"
-        let request = APIRequest<CachedResource>.get("/testing/cache/\(key)", query: ["delay": 400])
+        let request = APIRequest<CachedResource>.get("/testing/cache/\(key)", query: ["delay": 1000])
         let waiters = (0..<3).map { _ in Task { try await client.send(request) } }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancel once the shared request has reached the server (it counts requests on arrival).
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try await requests(key, client) == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         for waiter in waiters { waiter.cancel() }
         for waiter in waiters { _ = await waiter.result }
-        // Joining the cancelled exchange would end in its cancellation; a new one succeeds.
+        // Joining the cancelled exchange would end in its cancellation; a new one succeeds, and is the
+        // server's second request.
         let fresh = try await client.send(request)
-        #expect(fresh.key == key)
+        #expect(fresh.served == 2)
     }
 }

@@ -44,9 +44,21 @@ struct HTTPCacheConformanceTests {
 
     static let suites: [SuiteRecord] = Vectors.load("http-cache/cache-tests.json")
 
-    /// The fewest required tests Courier's cache must pass: 130 passed when this was written (the issue asks
-    /// for 116, what at least two of Chrome, Firefox and Safari pass), so a regression fails here.
-    static let requiredFloor = 128
+    /// The fewest required tests Courier's cache must pass: the issue asks for 116, what at least two of
+    /// Chrome, Firefox and Safari pass. 130 passed when this was written.
+    static let requiredFloor = 116
+
+    /// The applicable required tests Courier's cache does not pass, and why. Any other required test that
+    /// fails is a regression.
+    static let knownFailures: [String: String] = [
+        "stale-while-revalidate-window": "depends on `stale-while-revalidate` (optimal), which Courier doesn't do",
+        "stale-close-must-revalidate": "depends on `stale-close`: the port's origin can't drop a connection",
+        "stale-close-no-cache": "depends on `stale-close`: the port's origin can't drop a connection",
+        "headers-store-Content-Encoding": "an unknown Content-Encoding fails before the body can be read",
+        "invalidate-M-SEARCH": "an M-SEARCH request doesn't reach the port's origin (Hummingbird answers 404)",
+        "partial-use-headers": "partial (206) responses are neither stored nor combined",
+        "partial-use-stored-headers": "partial (206) responses are neither stored nor combined",
+    ]
 
     /// Runs only the tests named in `COURIER_CACHE_TESTS` (comma-separated ids) and prints each outcome, for
     /// working on one failure.
@@ -96,6 +108,14 @@ struct HTTPCacheConformanceTests {
         }
         print(report.joined(separator: "\n"))
         #expect(required.passed >= Self.requiredFloor, "\(report.joined(separator: "\n"))")
+        let regressions = tests.filter { test in
+            guard test.grade == .required, let outcome = graded[test.id], !outcome.passed else { return false }
+            if case .notApplicable = outcome { return false }
+            return Self.knownFailures[test.id] == nil
+        }
+        #expect(
+            regressions.isEmpty,
+            "required tests newly failing: \(regressions.map { "\($0.id): \(graded[$0.id].map { "\($0)" } ?? "")" })")
     }
 
     /// The suite's grading: a test whose dependency did not pass fails with it.
@@ -163,7 +183,10 @@ final class CacheTestRun {
             $0.acceptableStatuses = [100..<1000]
         }
         let configs = test.requests.compactMap(\.object)
-        let setupClient = APIClient(baseURL: base)
+        // The harness's own requests are retried once: a record may make the origin close a connection
+        // (`Connection: close`) that the pool then hands to the next request.
+        let setupClient = APIClient(
+            baseURL: base, middlewares: [.retry(RetryPolicy(maxAttempts: 2, baseDelay: .zero))])
         var put = APIRequest<Data>(.put, RoutePath(encoded: "/cache-tests/config/\(uuid)"))
         put.body = .data(try JSONEncoder().encode(test.requests), contentType: "application/json")
         _ = try await setupClient.send(put)
@@ -174,16 +197,12 @@ final class CacheTestRun {
             responses.append(received)
             if config["pause_after"]?.bool == true {
                 clock.advance(3)
-                _ = try await setupClient.send(
-                    APIRequest<Data>(.post, RoutePath(encoded: "/cache-tests/clock/\(uuid)?seconds=3")))
+                var advance = APIRequest<Data>(.post, RoutePath(encoded: "/cache-tests/clock/\(uuid)?seconds=3"))
+                advance.headers[.idempotencyKey] = "\(uuid)-\(index)"
+                _ = try await setupClient.send(advance)
             }
         }
-        // A test's `Connection` field can make the origin close a connection the setup client then reuses.
-        let stateRequest = APIRequest<Data>.get(RoutePath(encoded: "/cache-tests/state/\(uuid)"))
-        let state: Data
-        do { state = try await setupClient.send(stateRequest) } catch {
-            state = try await setupClient.send(stateRequest)
-        }
+        let state = try await setupClient.send(APIRequest<Data>.get(RoutePath(encoded: "/cache-tests/state/\(uuid)")))
         let stash = try JSONDecoder().decode([JSONValue].self, from: state)
         try checkServer(stash, configs, responses)
         return .pass

@@ -8,7 +8,7 @@ import Synchronization
 /// - `GET /testing/cache/{key}?maxAge=S&delay=MS`: `200 {"key": …, "version": v, "served": n}` with
 ///   `Cache-Control: max-age=S` (default 0: revalidate every use) and `ETag: "key-v"`; `304 Not Modified`
 ///   (no body) when `If-None-Match` names that ETag. `delay` holds the answer that many milliseconds (≤ 10 s),
-///   for bursts that overlap. `n` counts the requests `key` has had.
+///   for bursts that overlap. `n` counts the requests `key` has had, on arrival.
 /// - `PUT /testing/cache/{key}`: a new version (its ETag changes) → `204`.
 /// - `GET /testing/cache/{key}/stats` → `{"requests": n, "notModified": m}` without counting.
 enum CacheRoutes {
@@ -35,16 +35,17 @@ enum CacheRoutes {
             let query = QueryItems(request)
             let maxAge = try query.integer("maxAge", default: 0, in: 0...31_536_000)
             let delay = try query.integer("delay", default: 0, in: 0...10_000)
-            if delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
-            let etag = counters.state.withLock { "\"\(key)-\($0[key]?.version ?? 1)\"" }
-            let notModified = request.headers[.ifNoneMatch] == etag
-            let entry = counters.state.withLock { state in
+            // Counted on arrival, so a request whose client gives up during the delay still counts.
+            let (entry, etag, notModified) = counters.state.withLock { state in
                 var entry = state[key] ?? (0, 0, 1)
+                let etag = "\"\(key)-\(entry.version)\""
+                let notModified = request.headers[.ifNoneMatch] == etag
                 entry.requests += 1
                 if notModified { entry.notModified += 1 }
                 state[key] = entry
-                return entry
+                return (entry, etag, notModified)
             }
+            if delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
             var response =
                 notModified
                 ? Response(status: .notModified)

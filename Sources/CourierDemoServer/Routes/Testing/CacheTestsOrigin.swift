@@ -164,8 +164,15 @@ enum CacheTestsOrigin {
                 headers[.contentLength] = nil
                 return Response(status: status, headers: headers)
             }
-            let body = config["response_body"]?.text.flatMap { $0.isEmpty ? nil : $0 } ?? uuid
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+            var body = Array((config["response_body"]?.text.flatMap { $0.isEmpty ? nil : $0 } ?? uuid).utf8)
+            // A record's own Content-Length wins: the body is cut or padded to it, so the connection stays
+            // usable for the next request (Node, which the suite's origin runs on, refuses a mismatch too).
+            if let declared = headers[.contentLength].flatMap({ Int($0) }) {
+                body =
+                    Array(body.prefix(declared))
+                    + Array(repeating: UInt8(ascii: " "), count: max(0, declared - body.count))
+            }
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
     }
 
