@@ -1,0 +1,150 @@
+/// One event of a `text/event-stream` (server-sent events), as the WHATWG HTML standard's parsing rules
+/// dispatch it.
+struct ServerSentEvent: Sendable, Hashable {
+    /// The `event` field; `message` when the event named none.
+    var type: String
+    /// The `data` fields joined with line feeds.
+    var data: String
+    /// The last event ID in effect when it was dispatched (`id` fields persist across events); empty when
+    /// none was set.
+    var lastEventID: String
+    /// The reconnection time the stream asked for (`retry`) by the time of this event, if any.
+    var retry: Duration?
+
+    /// An event.
+    init(type: String = "message", data: String, lastEventID: String = "", retry: Duration? = nil) {
+        self.type = type
+        self.data = data
+        self.lastEventID = lastEventID
+        self.retry = retry
+    }
+}
+
+/// The incremental parser of `text/event-stream` bytes (WHATWG HTML, "Parsing an event stream"): lines end
+/// with CR LF, LF or CR (a CR at the end of one chunk and an LF at the start of the next make one line end);
+/// a byte-order mark is stripped once, at the very start; lines are decoded as UTF-8 only once complete, so
+/// characters split across chunks arrive whole; `id` values containing NUL are ignored; `retry` takes
+/// ASCII digits only; a partial event at the end of the stream is discarded.
+struct ServerSentEventParser {
+    /// What a chunk of input produced, in order.
+    enum Output: Equatable {
+        case event(ServerSentEvent)
+        case comment(String)
+    }
+
+    private var line: [UInt8] = []
+    private var data: [UInt8] = []
+    private var hasData = false
+    private var eventType: [UInt8] = []
+    private var lastEventID = ""
+    private var retry: Duration?
+    /// Bytes of a possible BOM seen at the start (0...3), or `nil` once past the start.
+    private var bomBytesSeen: Int? = 0
+    /// The previous byte was a CR, so an LF now only completes that line end.
+    private var afterCR = false
+    /// The longest line kept; a longer one fails the stream (see ``LineTooLong``).
+    let maxLineLength: Int
+
+    init(maxLineLength: Int = 1 << 20) {
+        self.maxLineLength = maxLineLength
+    }
+
+    /// The events and comments `bytes` complete.
+    mutating func feed(_ bytes: some Sequence<UInt8>) throws -> [Output] {
+        var outputs: [Output] = []
+        for byte in bytes {
+            if let seen = bomBytesSeen {
+                let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+                if byte == bom[seen] {
+                    bomBytesSeen = seen + 1 == 3 ? nil : seen + 1
+                    continue
+                }
+                // Not a BOM after all: the bytes held back belong to the first line.
+                line.append(contentsOf: bom[0..<seen])
+                bomBytesSeen = nil
+            }
+            if afterCR {
+                afterCR = false
+                if byte == 0x0A { continue }
+            }
+            switch byte {
+            case 0x0D:
+                afterCR = true
+                if let output = endLine() { outputs.append(output) }
+            case 0x0A:
+                if let output = endLine() { outputs.append(output) }
+            default:
+                guard line.count < maxLineLength else { throw LineTooLong(limit: maxLineLength) }
+                line.append(byte)
+            }
+        }
+        return outputs
+    }
+
+    /// The line in `line` is complete: process it.
+    private mutating func endLine() -> Output? {
+        defer { line.removeAll(keepingCapacity: true) }
+        guard !line.isEmpty else { return dispatch() }
+        if line[0] == UInt8(ascii: ":") {
+            return .comment(String(decoding: line.dropFirst(), as: UTF8.self))
+        }
+        let name: ArraySlice<UInt8>
+        var value: ArraySlice<UInt8>
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            name = line[..<colon]
+            value = line[(colon + 1)...]
+            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        } else {
+            name = line[...]
+            value = []
+        }
+        switch String(decoding: name, as: UTF8.self) {
+        case "event":
+            eventType = Array(value)
+        case "data":
+            if hasData { data.append(0x0A) }
+            data.append(contentsOf: value)
+            hasData = true
+        case "id":
+            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+        case "retry":
+            if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }),
+                let milliseconds = Int64(
+                    String(decoding: value, as: UTF8.self))
+            {
+                retry = .milliseconds(milliseconds)
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// An empty line: the event gathered so far, if it has data.
+    private mutating func dispatch() -> Output? {
+        defer {
+            data.removeAll(keepingCapacity: true)
+            hasData = false
+            eventType.removeAll(keepingCapacity: true)
+        }
+        guard hasData else { return nil }
+        let type = eventType.isEmpty ? "message" : String(decoding: eventType, as: UTF8.self)
+        return .event(
+            ServerSentEvent(
+                type: type, data: String(decoding: data, as: UTF8.self), lastEventID: lastEventID, retry: retry))
+    }
+
+    /// The last event ID in effect, for a reconnection's `Last-Event-ID`.
+    var currentLastEventID: String { lastEventID }
+
+    /// The reconnection time the stream asked for, if any.
+    var reconnectionTime: Duration? { retry }
+}
+
+/// A line of an event stream grew past the parser's limit without ending.
+struct LineTooLong: Error, CustomStringConvertible {
+    let limit: Int
+    var description: String {
+        "an event-stream line grew past \(BodyCollector.TooLarge.text(bytes: limit)) without ending"
+    }
+}
