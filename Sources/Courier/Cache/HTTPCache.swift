@@ -84,6 +84,8 @@ public final class HTTPCache: Sendable {
             {
                 return (candidate.servedResponse(at: time), HTTPBody(candidate.body), .cached)
             }
+            // RFC 9111 §5.2.1.7: nothing suitable stored, and no request may be made, not even to revalidate.
+            if control.onlyIfCached { return (HTTPResponse(status: .gatewayTimeout), HTTPBody(), .network) }
             if let conditional = Self.conditional(request, validating: candidate) {
                 let requestTime = now()
                 let (response, body) = try await network(conditional)
@@ -97,7 +99,6 @@ public final class HTTPCache: Sendable {
                 )
                 return (response, passing, .network)
             }
-            if control.onlyIfCached { return (HTTPResponse(status: .gatewayTimeout), HTTPBody(), .network) }
         } else if mode == .onlyIfCached || control.onlyIfCached {
             // RFC 9111 §5.2.1.7: nothing suitable stored, and no request may be made.
             return (HTTPResponse(status: .gatewayTimeout), HTTPBody(), .network)

@@ -187,6 +187,9 @@ extension APIClient {
                 return Delivery(
                     request: request, response: response, body: responseBody, attempts: 0, trail: trail,
                     cacheStatus: source.status, shared: source.shared)
+            } catch let failure as SharedBodyFailure {
+                throw failureContext(for: request, trail: trail).receiving(
+                    failure.underlying, response: failure.response)
             } catch {
                 throw failureContext(for: request, trail: trail).sending(error, fromTransport: true)
             }
@@ -202,6 +205,7 @@ extension APIClient {
                         ? RedirectStep.withoutCredentials(outgoing, built: request, redaction: redaction) : outgoing,
                     baseURL: url)
                 context.recordSent(head)
+                context.source = ResponseSource(status: .network)
                 do {
                     let (response, responseBody, source) = try await send(
                         head, body: body, baseURL: url, operationID: operationID, stage: stage)
@@ -227,6 +231,9 @@ extension APIClient {
                 request: request, response: response, body: responseBody, attempts: context.attempts,
                 trail: trail.adding(sent: context.sentRequests), cacheStatus: context.source.status,
                 shared: context.source.shared)
+        } catch let failure as SharedBodyFailure {
+            throw failureContext(for: request, trail: trail.adding(sent: context.sentRequests)).receiving(
+                failure.underlying, response: failure.response)
         } catch {
             var error = failureContext(for: request, trail: trail.adding(sent: context.sentRequests)).sending(
                 error, fromTransport: context.didTransportFail)
@@ -298,14 +305,24 @@ extension APIClient {
         // Identical requests as they go out (credentials and cookies included) share one exchange, whose
         // body is read in full once.
         let key = RequestKey(
-            method: head.method, url: url.textWithoutTrailingSlash + (head.path ?? ""), fields: Array(head.headerFields)
-        )
+            method: head.method, url: url.textWithoutTrailingSlash + (head.path ?? ""),
+            fields: Array(head.headerFields), cacheMode: stage.cacheMode)
         let limit = configuration.maxBodySize
         let outcome = await coalescer.run(key) { () async throws -> SharedResponse in
             let (response, responseBody, status) = try await fetch(
                 head, body: nil, baseURL: url, operationID: operationID, cacheMode: stage.cacheMode)
             var data: Data?
-            if let responseBody { data = try await BodyCollector.collect(responseBody, limit: limit) }
+            if let responseBody {
+                // A redirect's body is only read to be dropped (see `discard`): 64 KiB at most.
+                let isRedirect = (300..<400).contains(response.status.code)
+                do {
+                    data = try await BodyCollector.collect(responseBody, limit: isRedirect ? 64 * 1024 : limit)
+                } catch  where isRedirect {
+                    data = nil
+                } catch {
+                    throw SharedBodyFailure(response: response, underlying: error)
+                }
+            }
             return SharedResponse(response: response, body: data, cacheStatus: status)
         }
         guard let shared = try outcome?.get() else { throw CancellationError() }
@@ -486,13 +503,10 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
                 envelope: endpoint.envelope ?? client.configuration.envelope)
             let value: E.Response
             if let shared = delivery.shared {
-                // Identical requests shared this response: it is decoded once per endpoint type.
+                // Identical requests shared this response: it is decoded once per way of decoding.
                 let endpoint = self.endpoint
-                let outcome = await shared.decodings.run(ObjectIdentifier(E.self)) {
-                    try endpoint.decode(data, context: context)
-                }
-                guard let outcome else { throw CancellationError() }
-                value = try outcome.get()
+                let key = DecodingKey(endpoint: E.self, decoder: context.decoder, envelope: context.envelope)
+                value = try await shared.decodings.value(key) { try endpoint.decode(data, context: context) }
             } else {
                 value = try endpoint.decode(data, context: context)
             }

@@ -108,10 +108,12 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
 
 /// What identical requests are keyed by: the method, the full URL and every header field as the request
 /// goes to the network (after middleware and the cookie jar), so credentials are part of it.
+/// and how it uses the cache (a reload must not join a request that may be answered from the cache).
 struct RequestKey: Hashable, Sendable {
     let method: HTTPRequest.Method
     let url: String
     let fields: [HTTPField]
+    let cacheMode: CacheMode
 }
 
 /// Where a response the last stage answered came from: the network or the cache, and whether identical
@@ -122,12 +124,60 @@ struct ResponseSource: Sendable {
 }
 
 /// A response shared by identical requests: its head, its whole body (still content-encoded), where it came
-/// from, and the decodings done of it, once per endpoint type.
+/// from, and the values decoded from it.
 struct SharedResponse: Sendable {
     let response: HTTPResponse
     let body: Data?
     let cacheStatus: CacheStatus
-    let decodings = Coalescer<ObjectIdentifier>()
+    let decodings = DecodedValues()
+}
+
+/// The values decoded from one shared response, kept for as long as the response: each way of decoding
+/// (``DecodingKey``) runs once, in a task of its own, and every caller with that way awaits its result,
+/// however late it comes.
+final class DecodedValues: Sendable {
+    private let tasks = Mutex<[DecodingKey: Task<any Sendable, any Error>]>([:])
+
+    /// The value `decode` gives, decoded by the first caller under `key`.
+    func value<Value: Sendable>(_ key: DecodingKey, _ decode: @escaping @Sendable () throws -> Value) async throws
+        -> Value
+    {
+        let task = tasks.withLock { tasks in
+            if let task = tasks[key] { return task }
+            let task = Task<any Sendable, any Error> { try decode() }
+            tasks[key] = task
+            return task
+        }
+        // The key names the endpoint type, so every caller under it decodes to `Value`.
+        guard let value = try await task.value as? Value else { throw CancellationError() }
+        return value
+    }
+}
+
+/// One way of decoding a shared response: the endpoint type, and the decoder and envelope it decodes with
+/// (by identity for classes, such as `JSONDecoder`, else by type). Endpoints of one type whose `decode`
+/// reads other properties of their own are assumed to decode the same response the same way.
+struct DecodingKey: Hashable, Sendable {
+    let endpoint: ObjectIdentifier
+    let decoder: ObjectIdentifier
+    let envelope: ObjectIdentifier?
+
+    init(endpoint: Any.Type, decoder: any Sendable, envelope: (any Sendable)?) {
+        self.endpoint = ObjectIdentifier(endpoint)
+        self.decoder = Self.identity(of: decoder)
+        self.envelope = envelope.map(Self.identity(of:))
+    }
+
+    private static func identity(of value: any Sendable) -> ObjectIdentifier {
+        type(of: value) is AnyClass ? ObjectIdentifier(value as AnyObject) : ObjectIdentifier(type(of: value))
+    }
+}
+
+/// The shared response's body could not be read in full: the failure, with the head it belonged to, so that
+/// each caller reports it as a failure of receiving (`.bodyTooLarge` for one past the limit).
+struct SharedBodyFailure: Error {
+    let response: HTTPResponse
+    let underlying: any Error
 }
 
 extension Route {
