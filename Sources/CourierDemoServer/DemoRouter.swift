@@ -51,6 +51,7 @@ enum DemoRouter {
         XMLRoutes.add(to: router)
         CacheTestsOrigin.add(to: router, store: state.cacheTests)
         CacheRoutes.add(to: router, counters: state.cache)
+        EventStreamRoutes.add(to: router, counters: state.events)
         TestingStatsRoutes.add(to: router, state: state)
     }
 }

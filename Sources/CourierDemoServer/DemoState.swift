@@ -13,4 +13,5 @@ struct DemoState: Sendable {
     let downloads = DownloadCounters()
     let cacheTests = CacheTestsOrigin.Store()
     let cache = CacheRoutes.Counters()
+    let events = EventStreamRoutes.Counters()
 }

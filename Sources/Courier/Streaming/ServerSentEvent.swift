@@ -1,22 +1,31 @@
+public import Foundation
+
 /// One event of a `text/event-stream` (server-sent events), as the WHATWG HTML standard's parsing rules
 /// dispatch it.
-struct ServerSentEvent: Sendable, Hashable {
+public struct ServerSentEvent: Sendable, Hashable {
     /// The `event` field; `message` when the event named none.
-    var type: String
+    public var type: String
     /// The `data` fields joined with line feeds.
-    var data: String
+    public var data: String
     /// The last event ID in effect when it was dispatched (`id` fields persist across events); empty when
     /// none was set.
-    var lastEventID: String
+    public var lastEventID: String
     /// The reconnection time the stream asked for (`retry`) by the time of this event, if any.
-    var retry: Duration?
+    public var retry: Duration?
 
     /// An event.
-    init(type: String = "message", data: String, lastEventID: String = "", retry: Duration? = nil) {
+    public init(type: String = "message", data: String, lastEventID: String = "", retry: Duration? = nil) {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID
         self.retry = retry
+    }
+
+    /// `data` decoded as JSON into `type`.
+    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws
+        -> Value
+    {
+        try decoder.decode(type, from: Data(data.utf8))
     }
 }
 

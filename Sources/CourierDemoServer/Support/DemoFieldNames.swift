@@ -23,6 +23,8 @@ extension HTTPField.Name {
     static let clientRequestCount = literal("Client-Request-Count")
     static let serverNow = literal("Server-Now")
     static let requestNumbers = literal("Request-Numbers")
+    /// `Last-Event-ID`: where a reconnecting event-stream client left off.
+    static let lastEventID = literal("Last-Event-ID")
     /// The `Date` a route wants sent instead of Hummingbird's (see ``OriginDateHandler``).
     static let originDate = literal("Origin-Date")
 

@@ -324,6 +324,16 @@ enum DownloadSymbolListings {
     }
 }
 
+enum EventsSymbolListings {
+    static func stream(client: APIClient) async throws {
+        // BEGIN DOCC: APIClient.events
+        for try await event in client.events(APIRequest<Void>.get("/v1/stream")) {
+            print(event.type, event.data)
+        }
+        // END DOCC: APIClient.events
+    }
+}
+
 enum HTTPCacheSymbolListings {
     static func client(url: URL) -> APIClient {
         // BEGIN DOCC: HTTPCache

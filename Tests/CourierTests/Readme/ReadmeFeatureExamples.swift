@@ -128,6 +128,17 @@ enum ReadmeFeatureExamples {
     }
     // END README: resumable download
 
+    // BEGIN README: server-sent events
+    struct Token: Decodable, Sendable { let text: String }
+
+    static func printTokens(of prompt: String, with client: APIClient) async throws {
+        let request = APIRequest<Void>.post("/v1/chat", body: .json(["prompt": prompt]))
+        for try await event in client.events(request) where event.type == "token" {
+            print(try event.decode(Token.self).text, terminator: "")
+        }
+    }
+    // END README: server-sent events
+
     // BEGIN README: http cache
     static func cachedClient(baseURL: URL, cachesDirectory: URL) throws -> APIClient {
         let cache = HTTPCache(store: try DiskCacheStore(directory: cachesDirectory.appending(path: "api")))

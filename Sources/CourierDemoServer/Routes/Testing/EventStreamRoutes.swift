@@ -1,0 +1,84 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// Server-sent events, for streaming tests and the tour:
+///
+/// - `GET /testing/events/{key}?count=N&intervalMs=M&retry=R&dropAfter=K`: a `text/event-stream` of N events
+///   (default 5) M ms apart (default 0), event i being `id: i`, `event: tick`, `data: {"n":i}`; it starts after
+///   the request's `Last-Event-ID` when there is one. `retry` sends `retry: R` first; `dropAfter` sends half of
+///   event K and then closes the connection, without ending the body properly. A comment line (`: tick`) comes
+///   before each event.
+/// - `GET /testing/events/{key}/stats` → `{"opened": o, "closed": c, "lastEventIDs": [...]}`: streams opened
+///   for `key`, streams that ended because the client went away, and each request's `Last-Event-ID` ("" when
+///   none).
+enum EventStreamRoutes {
+    struct Stats: Encodable {
+        var opened = 0
+        var closed = 0
+        var lastEventIDs: [String] = []
+    }
+
+    final class Counters: Sendable {
+        let stats = Mutex<[String: Stats]>([:])
+        init() {}
+    }
+
+    static func add(to router: Router<DemoContext>, counters: Counters) {
+        router.get("/testing/events/{key}") { request, context in
+            let key = context.parameters.get("key") ?? ""
+            let query = QueryItems(request)
+            let count = try query.integer("count", default: 5, in: 0...1_000_000)
+            let interval = try query.integer("intervalMs", default: 0, in: 0...60_000)
+            let retry = try query.optionalInteger("retry", in: 0...600_000)
+            let dropAfter = try query.optionalInteger("dropAfter", in: 0...1_000_000)
+            let lastEventID = request.headers[.lastEventID] ?? ""
+            let start = (Int(lastEventID) ?? -1) + 1
+            counters.stats.withLock { stats in
+                stats[key, default: Stats()].opened += 1
+                stats[key, default: Stats()].lastEventIDs.append(lastEventID)
+            }
+            let body = ResponseBody { writer in
+                var completed = false
+                do {
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                        if let retry { try await writer.write(ByteBuffer(string: "retry: \(retry)\n\n")) }
+                        for (sent, index) in (start..<(start + count)).enumerated() {
+                            if let dropAfter, sent >= dropAfter {
+                                // Half an event, a moment for the bytes before it to reach the client, then
+                                // the connection drops.
+                                try await writer.write(ByteBuffer(string: "id: \(index)\nevent: tick\ndata: {\"n\""))
+                                try await Task.sleep(for: .milliseconds(100))
+                                throw DroppedOnPurpose()
+                            }
+                            if sent > 0 && interval > 0 { try await Task.sleep(for: .milliseconds(interval)) }
+                            let event = ": tick\nid: \(index)\nevent: tick\ndata: {\"n\":\(index)}\n\n"
+                            try await writer.write(ByteBuffer(string: event))
+                        }
+                        completed = true
+                    }
+                } catch is DroppedOnPurpose {
+                    throw DroppedOnPurpose()
+                } catch {
+                    counters.stats.withLock { $0[key, default: Stats()].closed += 1 }
+                    throw error
+                }
+                if !completed { counters.stats.withLock { $0[key, default: Stats()].closed += 1 } }
+                try await writer.finish(nil)
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .connection: "close"],
+                body: body)
+        }
+        router.get("/testing/events/{key}/stats") { _, context in
+            let key = context.parameters.get("key") ?? ""
+            return try DemoResponses.json(counters.stats.withLock { $0[key] ?? Stats() })
+        }
+    }
+
+    /// Ends a stream mid-body, as a dropped connection does.
+    struct DroppedOnPurpose: Error {}
+}

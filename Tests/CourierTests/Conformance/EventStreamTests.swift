@@ -1,0 +1,79 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Server-sent events end to end, on every transport, against the demo server's `/testing/events/{key}`.
+@Suite(.timeLimit(.minutes(1)))
+struct EventStreamTests {
+    struct Tick: Decodable, Sendable, Equatable { let n: Int }
+
+    struct Stats: Decodable, Sendable {
+        let opened: Int
+        let closed: Int
+        let lastEventIDs: [String]
+    }
+
+    func stats(_ key: String, _ client: APIClient) async throws -> Stats {
+        try await client.send(APIRequest<Stats>.get("/testing/events/\(key)/stats"))
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func eventsArriveTypedAndInOrder(transport: TransportUnderTest) async throws {
+        let client = try await transport.demoClient()
+        let key = "order-\(transport)-\(UUID().uuidString.prefix(8))"
+        var ticks: [Tick] = []
+        var ids: [String] = []
+        for try await event in client.events(APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 5])) {
+            #expect(event.type == "tick")
+            ticks.append(try event.decode(Tick.self))
+            ids.append(event.lastEventID)
+        }
+        #expect(ticks == (0..<5).map(Tick.init))
+        #expect(ids == ["0", "1", "2", "3", "4"])
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func leavingTheLoopClosesTheConnectionWithinASecond(transport: TransportUnderTest) async throws {
+        let client = try await transport.demoClient()
+        let key = "leave-\(transport)-\(UUID().uuidString.prefix(8))"
+        let request = APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 1000, "intervalMs": 50])
+        var received = 0
+        for try await _ in client.events(request) {
+            received += 1
+            if received == 2 { break }
+        }
+        let left = ContinuousClock.now
+        var closed = 0
+        while ContinuousClock.now - left < .seconds(1) {
+            closed = try await stats(key, client).closed
+            if closed == 1 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(closed == 1, "the server did not see the connection close within 1 s")
+    }
+
+    @Test func anUnacceptableStatusIsAnAPIErrorBeforeAnyEvent() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let error = await #expect(throws: APIError.self) {
+            for try await _ in client.events(APIRequest<Void>.get("/status/503")) {}
+        }
+        #expect(error?.status == .serviceUnavailable)
+    }
+
+    @Test func aStreamThatDropsMidEventEndsWithTheEventsBeforeIt() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let key = "drop-\(UUID().uuidString.prefix(8))"
+        var ticks: [Int] = []
+        do {
+            for try await event in client.events(
+                APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 10, "dropAfter": 3]))
+            {
+                ticks.append(try event.decode(Tick.self).n)
+            }
+        } catch let error as APIError {
+            #expect(error.phase == .receiving)
+        }
+        #expect(ticks == [0, 1, 2])
+    }
+}
