@@ -45,7 +45,10 @@ struct ServerSentEventParser {
     private var data: [UInt8] = []
     private var hasData = false
     private var eventType: [UInt8] = []
+    /// The last event ID string: the ID buffer as of the latest dispatch (an `id` takes effect only with
+    /// the blank line that ends its event).
     private var lastEventID = ""
+    private var idBuffer = ""
     private var retry: Duration?
     /// Bytes of a possible BOM seen at the start (0...3), or `nil` once past the start.
     private var bomBytesSeen: Int? = 0
@@ -115,7 +118,7 @@ struct ServerSentEventParser {
             data.append(contentsOf: value)
             hasData = true
         case "id":
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }),
                 let milliseconds = Int64(
@@ -131,6 +134,7 @@ struct ServerSentEventParser {
 
     /// An empty line: the event gathered so far, if it has data.
     private mutating func dispatch() -> Output? {
+        lastEventID = idBuffer
         defer {
             data.removeAll(keepingCapacity: true)
             hasData = false
@@ -141,6 +145,18 @@ struct ServerSentEventParser {
         return .event(
             ServerSentEvent(
                 type: type, data: String(decoding: data, as: UTF8.self), lastEventID: lastEventID, retry: retry))
+    }
+
+    /// Prepares for the body of a new connection: what a dropped connection left half-read is discarded;
+    /// the last event ID and the reconnection time stay, as the standard says.
+    mutating func startNewConnection() {
+        line.removeAll(keepingCapacity: true)
+        data.removeAll(keepingCapacity: true)
+        hasData = false
+        eventType.removeAll(keepingCapacity: true)
+        afterCR = false
+        bomBytesSeen = 0
+        idBuffer = lastEventID  // an id of an event the drop cut off never took effect
     }
 
     /// The last event ID in effect, for a reconnection's `Last-Event-ID`.

@@ -61,19 +61,65 @@ struct EventStreamTests {
         #expect(error?.status == .serviceUnavailable)
     }
 
-    @Test func aStreamThatDropsMidEventEndsWithTheEventsBeforeIt() async throws {
+    @Test func withoutReconnectionADropEndsWithTheEventsBeforeItAndAnError() async throws {
         let client = try await TransportUnderTest.httpClient.demoClient()
         let key = "drop-\(UUID().uuidString.prefix(8))"
         var ticks: [Int] = []
-        do {
-            for try await event in client.events(
-                APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 10, "dropAfter": 3]))
-            {
+        let request = APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 10, "dropAfter": 3])
+        let error = await #expect(throws: APIError.self) {
+            for try await event in client.events(request, reconnecting: .never) {
                 ticks.append(try event.decode(Tick.self).n)
             }
-        } catch let error as APIError {
-            #expect(error.phase == .receiving)
+        }
+        #expect(error?.phase == .receiving)
+        #expect(ticks == [0, 1, 2])  // the half event at the drop is discarded
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aDroppedStreamReconnectsWithLastEventIDAfterTheServersRetry(transport: TransportUnderTest) async throws {
+        let client = try await transport.demoClient()
+        let key = "reconnect-\(transport)-\(UUID().uuidString.prefix(8))"
+        let request = APIRequest<Void>.get(
+            "/testing/events/\(key)", query: ["count": 6, "dropAfter": 3, "retry": 400])
+        var ticks: [Int] = []
+        var arrivals: [ContinuousClock.Instant] = []
+        for try await event in client.events(request) {
+            ticks.append(try event.decode(Tick.self).n)
+            arrivals.append(.now)
+        }
+        #expect(ticks == [0, 1, 2, 3, 4, 5])
+        let stats = try await stats(key, client)
+        #expect(stats.lastEventIDs == ["", "2"])
+        // The server's retry (400 ms) was waited, not the default 3 s: event 3 came 0.4 s to 2.5 s after event 2.
+        if arrivals.count == 6 {
+            let gap = arrivals[3] - arrivals[2]
+            #expect(gap >= .milliseconds(400) && gap < .milliseconds(2500), "gap \(gap)")
+        }
+    }
+
+    @Test func aReconnectionAnswered204EndsTheStream() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let key = "stop-\(UUID().uuidString.prefix(8))"
+        let request = APIRequest<Void>.get(
+            "/testing/events/\(key)", query: ["count": 6, "dropAfter": 3, "retry": 10, "stopWith204": 1])
+        var ticks: [Int] = []
+        for try await event in client.events(request) { ticks.append(try event.decode(Tick.self).n) }
+        #expect(ticks == [0, 1, 2])
+        #expect(try await stats(key, client).opened == 2)
+    }
+
+    @Test func aReconnectionAnsweredWithAnUnacceptableStatusEndsWithItsError() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let key = "refused-\(UUID().uuidString.prefix(8))"
+        let request = APIRequest<Void>.get(
+            "/testing/events/\(key)", query: ["count": 6, "dropAfter": 3, "retry": 10, "reconnectStatus": 403])
+        var ticks: [Int] = []
+        let error = await #expect(throws: APIError.self) {
+            for try await event in client.events(request) { ticks.append(try event.decode(Tick.self).n) }
         }
         #expect(ticks == [0, 1, 2])
+        #expect(error?.status == .forbidden)
+        #expect(error?.bodySnippet?.contains("reconnection refused") == true)
+        #expect(try await stats(key, client).opened == 2)
     }
 }

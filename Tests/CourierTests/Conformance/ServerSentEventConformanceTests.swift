@@ -97,6 +97,15 @@ struct ServerSentEventConformanceTests {
         #expect(parsed.map(\.lastEventID) == ["1", "1", "1"])
     }
 
+    @Test func anIDTakesEffectOnlyWhenItsEventIsDispatched() throws {
+        var parser = ServerSentEventParser()
+        _ = try parser.feed(Array("id: 1\ndata: a\n\nid: 2\ndata: b\n".utf8))
+        #expect(parser.currentLastEventID == "1")  // event 2 was cut off: a reconnection resumes after 1
+        parser.startNewConnection()
+        let events = try parser.feed(Array("data: c\n\n".utf8))
+        #expect(events == [.event(ServerSentEvent(data: "c", lastEventID: "1"))])
+    }
+
     @Test func aPartialEventAtTheEndIsNotDispatched() throws {
         #expect(try events("data: whole\n\ndata: partial\n").map(\.data) == ["whole"])
     }

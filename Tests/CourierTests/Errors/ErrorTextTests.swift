@@ -60,7 +60,7 @@ import Testing
     @Test func everyConstantIsTheNameItSpells() {
         let names: [(HTTPField.Name, String)] = [
             (.link, "Link"), (.idempotencyKey, "Idempotency-Key"), (.xAPIKey, "X-API-Key"),
-            (.xAuthToken, "X-Auth-Token"), (.pragma, "Pragma"),
+            (.xAuthToken, "X-Auth-Token"), (.pragma, "Pragma"), (.lastEventID, "Last-Event-ID"),
         ]
         for (name, text) in names {
             #expect(name.rawName == text)

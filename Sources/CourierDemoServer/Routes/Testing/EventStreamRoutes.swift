@@ -6,10 +6,12 @@ import Synchronization
 
 /// Server-sent events, for streaming tests and the tour:
 ///
-/// - `GET /testing/events/{key}?count=N&intervalMs=M&retry=R&dropAfter=K`: a `text/event-stream` of N events
-///   (default 5) M ms apart (default 0), event i being `id: i`, `event: tick`, `data: {"n":i}`; it starts after
-///   the request's `Last-Event-ID` when there is one. `retry` sends `retry: R` first; `dropAfter` sends half of
-///   event K and then closes the connection, without ending the body properly. A comment line (`: tick`) comes
+/// - `GET /testing/events/{key}?count=N&intervalMs=M&retry=R&dropAfter=K&stopWith204=1`: a
+///   `text/event-stream` of events 0..<N (default 5) M ms apart (default 0), event i being `id: i`,
+///   `event: tick`, `data: {"n":i}`; it starts after the request's `Last-Event-ID` when there is one. `retry`
+///   sends `retry: R` first; on the key's first connection, `dropAfter` sends half of the event after K and
+///   then closes the connection, without ending the body properly; `stopWith204` answers every later
+///   connection `204 No Content`, and `reconnectStatus=S` answers them `S` with `{"message": …}`. A comment line (`: tick`) comes
 ///   before each event.
 /// - `GET /testing/events/{key}/stats` → `{"opened": o, "closed": c, "lastEventIDs": [...]}`: streams opened
 ///   for `key`, streams that ended because the client went away, and each request's `Last-Event-ID` ("" when
@@ -33,19 +35,28 @@ enum EventStreamRoutes {
             let count = try query.integer("count", default: 5, in: 0...1_000_000)
             let interval = try query.integer("intervalMs", default: 0, in: 0...60_000)
             let retry = try query.optionalInteger("retry", in: 0...600_000)
-            let dropAfter = try query.optionalInteger("dropAfter", in: 0...1_000_000)
+            let dropAfterOnFirst = try query.optionalInteger("dropAfter", in: 0...1_000_000)
             let lastEventID = request.headers[.lastEventID] ?? ""
             let start = (Int(lastEventID) ?? -1) + 1
-            counters.stats.withLock { stats in
+            let opened = counters.stats.withLock { stats in
                 stats[key, default: Stats()].opened += 1
                 stats[key, default: Stats()].lastEventIDs.append(lastEventID)
+                return stats[key, default: Stats()].opened
             }
+            // A reconnection may be told to stop.
+            if opened > 1, ["1", "true"].contains(query["stopWith204"]) { return Response(status: .noContent) }
+            if opened > 1, let code = try query.optionalInteger("reconnectStatus", in: 400...599) {
+                return try DemoResponses.json(
+                    DemoResponses.Message(message: "reconnection refused"), status: ReasonPhrase.status(code))
+            }
+            // Only the first connection drops.
+            let dropAfter = opened == 1 ? dropAfterOnFirst : nil
             let body = ResponseBody { writer in
                 var completed = false
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         if let retry { try await writer.write(ByteBuffer(string: "retry: \(retry)\n\n")) }
-                        for (sent, index) in (start..<(start + count)).enumerated() {
+                        for (sent, index) in (start..<max(start, count)).enumerated() {
                             if let dropAfter, sent >= dropAfter {
                                 // Half an event, a moment for the bytes before it to reach the client, then
                                 // the connection drops.
