@@ -180,6 +180,8 @@ public final class HTTPCache: Sendable {
         guard !control.noStore else { return nil }
         let varyNames = CachedResponse.varyNames(response)
         guard !varyNames.contains("*") else { return nil }
+        // An event stream is read as it arrives, never replayed.
+        if response.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") == true { return nil }
         let explicit =
             control.maxAge != nil || response.headerFields.contains(.expires) || control.isPublic
             || control.isPrivate

@@ -8,13 +8,19 @@ extension APIClient {
     ///
     /// The request goes through the whole pipeline when iteration starts: middleware, redirects, status
     /// validation with the API's error body, time limits (which end at the response head, not the stream),
-    /// cancel-by-type. Iterating in a task that is cancelled, or leaving the loop, closes the connection.
-    /// `Accept: text/event-stream` is sent unless the route names its own `Accept`. The stream ends when the
-    /// server ends the body, or answers a reconnection with `204 No Content`; an event cut off by a drop or
-    /// the end is dropped, as the standard says. A reconnection sends `Last-Event-ID` and waits the server's
-    /// `retry` (else the policy's delay), longer after each failed attempt; a reconnection answered with an
-    /// unacceptable status ends the sequence with that ``APIError``. A request whose body can be read only
-    /// once is not reconnected.
+    /// cancel-by-type (until the head arrives: ``APIClient/cancelAll(_:where:)`` doesn't reach an open
+    /// stream; cancel the task that iterates it). Iterating in a task that is cancelled, or leaving the loop,
+    /// closes the connection. `Accept: text/event-stream` is sent unless the route names its own `Accept`;
+    /// a response of another content type fails with ``APIError/Kind/decoding``. The HTTP cache never stores
+    /// an event stream.
+    ///
+    /// The stream ends when the server ends the body (unlike a browser, which reconnects then, unless the
+    /// policy says ``ReconnectPolicy/reconnectsAfterEnd``), or answers a reconnection with `204 No Content`;
+    /// an event cut off by a drop or the end is dropped, as the standard says. A dropped connection or a
+    /// timeout is reconnected with `Last-Event-ID` after the server's `retry` (else the policy's delay),
+    /// longer after each failed attempt; a reconnection answered with an unacceptable status ends the
+    /// sequence with that ``APIError``. Only requests that may be sent again are reconnected: an idempotent
+    /// method (or an `Idempotency-Key`) and a body that can be read again.
     /// ```swift
     /// for try await event in client.events(APIRequest<Void>.get("/v1/stream")) {
     ///     print(event.type, event.data)
@@ -26,7 +32,8 @@ extension APIClient {
             if !request.headerFields.contains(.accept) { request.headerFields[.accept] = "text/event-stream" }
             if !lastEventID.isEmpty { request.headerFields[.lastEventID] = lastEventID }
             var opened = try await exchange(route, request: request, body: body, trackedAs: route, consumer: Opening())
-            opened.replayable = body.map { $0.iterationBehavior == .multiple } ?? true
+            opened.replayable = RetryPolicy().allowsRetry(
+                of: request, bodyIsReplayable: body.map { $0.iterationBehavior == .multiple } ?? true)
             return opened
         }
     }
@@ -43,17 +50,22 @@ public struct ReconnectPolicy: Sendable, Hashable {
     /// The longest wait.
     public var maxDelay: Duration
     /// Whether the policy's own waits are spread at random between half and all of their length (a server's
-    /// `retry` is waited exactly).
+    /// `retry` is waited exactly the first time).
     public var jitter: Bool
+    /// Whether a stream the server ended cleanly is reconnected too, as browsers do; off by default, since an
+    /// API that ends a stream usually means it.
+    public var reconnectsAfterEnd: Bool
 
     /// A policy.
     public init(
-        maxReconnects: Int = 5, delay: Duration = .seconds(3), maxDelay: Duration = .seconds(30), jitter: Bool = true
+        maxReconnects: Int = 5, delay: Duration = .seconds(3), maxDelay: Duration = .seconds(30), jitter: Bool = true,
+        reconnectsAfterEnd: Bool = false
     ) {
         self.maxReconnects = maxReconnects
         self.delay = delay
         self.maxDelay = maxDelay
         self.jitter = jitter
+        self.reconnectsAfterEnd = reconnectsAfterEnd
     }
 
     /// Up to 5 attempts in a row, 3 s apart at first (the server's `retry` when it sends one).
@@ -61,10 +73,11 @@ public struct ReconnectPolicy: Sendable, Hashable {
     /// No reconnection: a dropped connection ends the sequence with its error.
     public static let never = ReconnectPolicy(maxReconnects: 0)
 
-    /// The wait before attempt `attempt` (1 for the first) when the server asked for `retry`.
+    /// The wait before attempt `attempt` (1 for the first): the server's `retry` (else ``delay``), doubled
+    /// after each failed attempt, never past ``maxDelay``; only the policy's own delay is jittered.
     func wait(before attempt: Int, retry: Duration?) -> Duration {
-        let base = retry ?? delay
-        let grown = min(max(maxDelay, base), base * (1 << min(attempt - 1, 20)))
+        let base = min(retry ?? delay, maxDelay)
+        let grown = min(maxDelay, base * Double(1 << min(max(attempt - 1, 0), 20)))
         return jitter && retry == nil ? grown * Double.random(in: 0.5...1) : grown
     }
 }
@@ -74,7 +87,17 @@ private struct Opening: ResponseConsumer {
     static var isShareable: Bool { false }
 
     func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> OpenedStream {
-        OpenedStream(body: delivery.body, response: delivery.response, failure: client.failureContext(for: delivery))
+        let response = delivery.response
+        let type = response.headerFields[.contentType]?.split(separator: ";").first?.trimmingCharacters(
+            in: .whitespaces)
+        // A 204 carries no body (it ends a stream); anything else must be an event stream.
+        guard response.status == .noContent || type?.lowercased() == "text/event-stream" else {
+            throw client.failureContext(for: delivery).error(
+                .decoding, phase: .receiving,
+                message: "the response is \(type ?? "without a Content-Type"), not text/event-stream",
+                response: response)
+        }
+        return OpenedStream(body: delivery.body, response: response, failure: client.failureContext(for: delivery))
     }
 }
 
@@ -93,6 +116,8 @@ struct OpenedStream: Sendable {
 public struct ServerSentEvents: AsyncSequence, Sendable {
     /// Each element is one dispatched event.
     public typealias Element = ServerSentEvent
+    /// Every failure is an ``APIError``.
+    public typealias Failure = APIError
 
     let policy: ReconnectPolicy
     let open: @Sendable (String) async throws(APIError) -> OpenedStream
@@ -109,6 +134,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private var chunks: HTTPBody.AsyncIterator?
         private var parser = ServerSentEventParser()
         private var pending: [ServerSentEvent] = []
+        /// The next of `pending` to hand out (an index, so that a chunk of many events drains in linear time).
+        private var nextPending = 0
         /// Reconnection attempts since the last event.
         private var attempts = 0
 
@@ -118,12 +145,14 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         }
 
         /// The next event, or `nil` when the stream has ended.
-        public mutating func next() async throws -> ServerSentEvent? {
+        public mutating func next() async throws(APIError) -> ServerSentEvent? {
             if !started {
                 started = true
                 connect(try await open(""))
             }
-            while pending.isEmpty {
+            while nextPending == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                nextPending = 0
                 guard var iterator = chunks, let stream else { return nil }
                 let chunk: HTTPBody.ByteChunk?
                 do {
@@ -136,21 +165,28 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 }
                 guard let chunk else {
                     chunks = nil
-                    return nil
+                    guard policy.reconnectsAfterEnd, stream.response.status != .noContent else { return nil }
+                    try await reconnect(
+                        after: stream.failure.error(
+                            .transport, phase: .receiving, message: "the server ended the stream",
+                            response: stream.response))
+                    continue
                 }
                 chunks = iterator
                 do {
                     for output in try parser.feed(chunk) {
                         if case .event(let event) = output { pending.append(event) }
                     }
-                } catch let tooLong as LineTooLong {
+                } catch {
                     chunks = nil
+                    self.stream = nil
                     throw stream.failure.error(
-                        .bodyTooLarge, phase: .receiving, message: tooLong.description, response: stream.response)
+                        .bodyTooLarge, phase: .receiving, message: "\(error)", response: stream.response)
                 }
             }
             attempts = 0
-            return pending.removeFirst()
+            defer { nextPending += 1 }
+            return pending[nextPending]
         }
 
         private mutating func connect(_ opened: OpenedStream) {
@@ -162,12 +198,14 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
 
         /// After a dropped connection: waits and reconnects with `Last-Event-ID`, as often as the policy allows;
         /// throws `failure` (or a later attempt's) when it may not.
-        private mutating func reconnect(after failure: APIError) async throws {
+        private mutating func reconnect(after failure: APIError) async throws(APIError) {
             var failure = failure
             while true {
-                guard failure.kind == .transport, stream?.replayable != false, attempts < policy.maxReconnects else {
-                    throw failure
-                }
+                // A dropped connection or a timeout is reconnected; a status, cancellation or decoding failure is
+                // final.
+                guard failure.kind == .transport || failure.kind == .timedOut, stream?.replayable != false,
+                    attempts < policy.maxReconnects
+                else { throw failure }
                 attempts += 1
                 do {
                     try await Task.sleep(for: policy.wait(before: attempts, retry: parser.reconnectionTime))

@@ -39,6 +39,8 @@ struct ServerSentEventParser {
     enum Output: Equatable {
         case event(ServerSentEvent)
         case comment(String)
+        /// The event being gathered grew past the limit (returned internally, thrown by ``feed(_:)``).
+        case tooLarge
     }
 
     private var line: [UInt8] = []
@@ -82,15 +84,20 @@ struct ServerSentEventParser {
             switch byte {
             case 0x0D:
                 afterCR = true
-                if let output = endLine() { outputs.append(output) }
+                if let output = endLine() { outputs.append(try checked(output)) }
             case 0x0A:
-                if let output = endLine() { outputs.append(output) }
+                if let output = endLine() { outputs.append(try checked(output)) }
             default:
                 guard line.count < maxLineLength else { throw LineTooLong(limit: maxLineLength) }
                 line.append(byte)
             }
         }
         return outputs
+    }
+
+    private func checked(_ output: Output) throws -> Output {
+        if output == .tooLarge { throw LineTooLong(limit: maxLineLength) }
+        return output
     }
 
     /// The line in `line` is complete: process it.
@@ -117,6 +124,8 @@ struct ServerSentEventParser {
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
+            // An event whose data never ends grows no further than a line may.
+            if data.count > maxLineLength { return .tooLarge }
         case "id":
             if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":

@@ -68,6 +68,7 @@ struct ServerSentEventConformanceTests {
                 switch output {
                 case .event(let event): events.append(event)
                 case .comment(let comment): comments.append(comment)
+                case .tooLarge: Issue.record("the parser reported an over-large event")
                 }
             }
         }
@@ -104,6 +105,22 @@ struct ServerSentEventConformanceTests {
         parser.startNewConnection()
         let events = try parser.feed(Array("data: c\n\n".utf8))
         #expect(events == [.event(ServerSentEvent(data: "c", lastEventID: "1"))])
+    }
+
+    @Test func bytesThatOnlyStartLikeABOMBelongToTheFirstLine() throws {
+        var parser = ServerSentEventParser()
+        let outputs = try parser.feed([0xEF, 0xBB] + Array("X: 1\ndata: a\n\n".utf8))
+        #expect(outputs == [.event(ServerSentEvent(data: "a"))])  // the odd first line is a field nobody knows
+    }
+
+    @Test func theEventTypeIsResetByEveryBlankLine() throws {
+        #expect(try events("event: x\n\ndata: a\n\n").map(\.type) == ["message"])
+    }
+
+    @Test func anEventWhoseDataNeverEndsFailsAtTheLimit() {
+        #expect(throws: LineTooLong.self) {
+            try events(String(repeating: "data: 0123456789\n", count: 200), maxLineLength: 1024)
+        }
     }
 
     @Test func aPartialEventAtTheEndIsNotDispatched() throws {

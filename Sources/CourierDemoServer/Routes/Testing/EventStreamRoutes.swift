@@ -6,7 +6,7 @@ import Synchronization
 
 /// Server-sent events, for streaming tests and the tour:
 ///
-/// - `GET /testing/events/{key}?count=N&intervalMs=M&retry=R&dropAfter=K&stopWith204=1`: a
+/// - `GET|POST /testing/events/{key}?count=N&intervalMs=M&retry=R&dropAfter=K&stopWith204=1`: a
 ///   `text/event-stream` of events 0..<N (default 5) M ms apart (default 0), event i being `id: i`,
 ///   `event: tick`, `data: {"n":i}`; it starts after the request's `Last-Event-ID` when there is one. `retry`
 ///   sends `retry: R` first; on the key's first connection, `dropAfter` sends half of the event after K and
@@ -29,7 +29,7 @@ enum EventStreamRoutes {
     }
 
     static func add(to router: Router<DemoContext>, counters: Counters) {
-        router.get("/testing/events/{key}") { request, context in
+        let handler: @Sendable (Request, DemoContext) async throws -> Response = { request, context in
             let key = context.parameters.get("key") ?? ""
             let query = QueryItems(request)
             let count = try query.integer("count", default: 5, in: 0...1_000_000)
@@ -84,6 +84,8 @@ enum EventStreamRoutes {
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .connection: "close"],
                 body: body)
         }
+        router.get("/testing/events/{key}", use: handler)
+        router.post("/testing/events/{key}", use: handler)
         router.get("/testing/events/{key}/stats") { _, context in
             let key = context.parameters.get("key") ?? ""
             return try DemoResponses.json(counters.stats.withLock { $0[key] ?? Stats() })
