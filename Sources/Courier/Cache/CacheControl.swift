@@ -19,7 +19,7 @@ struct CacheControl {
     private(set) var mustRevalidate = false
     private(set) var onlyIfCached = false
     private(set) var immutable = false
-    /// Any directive was present.
+    /// No directive was present (so a request's `Pragma: no-cache` counts).
     private(set) var isEmpty = true
 
     init(_ fields: HTTPFields) {

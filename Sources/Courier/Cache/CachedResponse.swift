@@ -131,13 +131,7 @@ extension CachedResponse {
     /// that keeps credentialed responses (``DiskCacheStore/storesCredentialedResponses``) keeps these too,
     /// and a weak password's could be found by trying candidates.
     static func fingerprint(_ values: [String]) -> String? {
-        guard !values.isEmpty else { return nil }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in values.joined(separator: "\n").utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        values.isEmpty ? nil : FNV1a64.hex(values.joined(separator: "\n"))
     }
 
     /// The names `Vary` lists, lowercased.

@@ -133,11 +133,6 @@ public final class DiskCacheStore: HTTPCacheStore {
 
     /// The file for `url`: its 64-bit FNV-1a hash in hex.
     private func file(for url: String) -> URL {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return directory.appending(path: String(hash, radix: 16) + ".cache")
+        directory.appending(path: FNV1a64.hex(url) + ".cache")
     }
 }

@@ -100,10 +100,9 @@ struct Delivery: Sendable {
     let trail: Trail
     /// The `Content-Encoding` Courier is decoding `body` from, if any (the head no longer names it).
     var decodedCoding: ContentCoding? = nil
-    /// Where the response came from: the network or the client's cache.
-    var cacheStatus = CacheStatus.network
-    /// The response, when identical requests in flight share it (its decodings are shared too).
-    var shared: SharedResponse? = nil
+    /// Where the response came from: the network or the client's cache, and whether identical requests
+    /// shared it (its decodings are shared too).
+    var source = ResponseSource(status: .network)
 }
 
 /// How a request goes through the stages before the network: its cache mode, and whether identical
@@ -186,7 +185,7 @@ extension APIClient {
                     head, body: body, baseURL: url, operationID: operationID, stage: stage)
                 return Delivery(
                     request: request, response: response, body: responseBody, attempts: 0, trail: trail,
-                    cacheStatus: source.status, shared: source.shared)
+                    source: source)
             } catch let failure as SharedBodyFailure {
                 throw failureContext(for: request, trail: trail).receiving(
                     failure.underlying, response: failure.response)
@@ -229,8 +228,7 @@ extension APIClient {
             }
             return Delivery(
                 request: request, response: response, body: responseBody, attempts: context.attempts,
-                trail: trail.adding(sent: context.sentRequests), cacheStatus: context.source.status,
-                shared: context.source.shared)
+                trail: trail.adding(sent: context.sentRequests), source: context.source)
         } catch let failure as SharedBodyFailure {
             throw failureContext(for: request, trail: trail.adding(sent: context.sentRequests)).receiving(
                 failure.underlying, response: failure.response)
@@ -405,7 +403,7 @@ extension APIClient {
             }
             return Delivery(
                 request: delivery.request, response: response, body: body, attempts: delivery.attempts,
-                trail: delivery.trail, decodedCoding: coding, cacheStatus: delivery.cacheStatus, shared: delivery.shared
+                trail: delivery.trail, decodedCoding: coding, source: delivery.source
             )
         }
     }
@@ -502,7 +500,7 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
                 decoder: endpoint.decoder ?? client.configuration.bodyDecoder ?? client.configuration.jsonDecoder,
                 envelope: endpoint.envelope ?? client.configuration.envelope)
             let value: E.Response
-            if let shared = delivery.shared {
+            if let shared = delivery.source.shared {
                 // Identical requests shared this response: it is decoded once per way of decoding.
                 let endpoint = self.endpoint
                 let key = DecodingKey(endpoint: E.self, decoder: context.decoder, envelope: context.envelope)
@@ -515,7 +513,7 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
             return APIResponse(
                 value: value, response: response, request: delivery.request, body: data,
                 baseURL: client.baseURL(for: delivery.request), redirects: delivery.trail.redirects,
-                cacheStatus: delivery.cacheStatus)
+                cacheStatus: delivery.source.status)
         } catch {
             let failure = client.failureContext(for: delivery)
             if Task.isCancelled { throw failure.error(.cancelled, phase: .decoding) }

@@ -61,7 +61,6 @@ struct SetCookie: Equatable {
             isHTTPOnly = true
         case "samesite":
             sameSite = Cookie.SameSite(rawValue: argument.lowercased()) ?? .default
-            if argument.lowercased() == "default" { sameSite = .default }
         default:
             break
         }

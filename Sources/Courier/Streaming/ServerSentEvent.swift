@@ -39,8 +39,6 @@ struct ServerSentEventParser {
     enum Output: Equatable {
         case event(ServerSentEvent)
         case comment(String)
-        /// The event being gathered grew past the limit (returned internally, thrown by ``feed(_:)``).
-        case tooLarge
     }
 
     private var line: [UInt8] = []
@@ -84,9 +82,9 @@ struct ServerSentEventParser {
             switch byte {
             case 0x0D:
                 afterCR = true
-                if let output = endLine() { outputs.append(try checked(output)) }
+                if let output = try endLine() { outputs.append(output) }
             case 0x0A:
-                if let output = endLine() { outputs.append(try checked(output)) }
+                if let output = try endLine() { outputs.append(output) }
             default:
                 guard line.count < maxLineLength else { throw LineTooLong(limit: maxLineLength) }
                 line.append(byte)
@@ -95,13 +93,8 @@ struct ServerSentEventParser {
         return outputs
     }
 
-    private func checked(_ output: Output) throws -> Output {
-        if output == .tooLarge { throw LineTooLong(limit: maxLineLength) }
-        return output
-    }
-
     /// The line in `line` is complete: process it.
-    private mutating func endLine() -> Output? {
+    private mutating func endLine() throws -> Output? {
         defer { line.removeAll(keepingCapacity: true) }
         guard !line.isEmpty else { return dispatch() }
         if line[0] == UInt8(ascii: ":") {
@@ -125,7 +118,7 @@ struct ServerSentEventParser {
             data.append(contentsOf: value)
             hasData = true
             // An event whose data never ends grows no further than a line may.
-            if data.count > maxLineLength { return .tooLarge }
+            if data.count > maxLineLength { throw LineTooLong(limit: maxLineLength) }
         case "id":
             if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":

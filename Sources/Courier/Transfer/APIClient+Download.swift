@@ -161,7 +161,7 @@ private struct Writing: ResponseConsumer {
         return APIResponse(
             value: destination, response: response, request: delivery.request, body: Data(),
             baseURL: client.baseURL(for: delivery.request), redirects: delivery.trail.redirects,
-            cacheStatus: delivery.cacheStatus)
+            cacheStatus: delivery.source.status)
     }
 
     /// Resume data when the server named a validator and accepts ranges, and some bytes arrived.
