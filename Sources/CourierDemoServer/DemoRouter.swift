@@ -37,6 +37,7 @@ enum DemoRouter {
         FormLoginRoutes.add(to: router, store: state.formLogin)
         FormLoginRefreshRoutes.add(to: router, store: state.formLogin)
         FormLoginStatsRoutes.add(to: router, store: state.formLogin)
+        ChatRoute.add(to: router)
     }
 
     /// The `/testing/…` routes for end-to-end tests of retries, pagination, transfers and the like.
@@ -52,6 +53,7 @@ enum DemoRouter {
         CacheTestsOrigin.add(to: router, store: state.cacheTests)
         CacheRoutes.add(to: router, counters: state.cache)
         EventStreamRoutes.add(to: router, counters: state.events)
+        RecordStreamRoute.add(to: router)
         TestingStatsRoutes.add(to: router, state: state)
     }
 }

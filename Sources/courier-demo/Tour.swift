@@ -5,8 +5,8 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// The tour's steps, one section per example API, then retries and a download, then the HTTP cache and
-/// coalescing.
+/// The tour's steps, one section per example API, then retries and a download, the HTTP cache and
+/// coalescing, and streaming.
 struct Tour {
     let baseURL: URL
     /// Whether `baseURL` is the demo server this process started (not one given with `--base-url`).
@@ -22,6 +22,7 @@ struct Tour {
         await accounts()
         await resilience()
         await httpState()
+        await streaming()
     }
 
     /// `expected` must fail with an `APIError`; returns its one-line description.

@@ -7,7 +7,7 @@ extension HTTPField.Name {
     public static let idempotencyKey = known("Idempotency-Key")
     /// `X-API-Key`, redacted by default.
     public static let xAPIKey = known("X-API-Key")
-    /// `Last-Event-ID`: where a reconnecting event stream left off (``APIClient/events(_:reconnecting:)``).
+    /// `Last-Event-ID`: where a reconnecting event stream left off (``APIClient/events(_:reconnecting:idleTimeout:)``).
     public static let lastEventID = known("Last-Event-ID")
     /// `Pragma`: HTTP/1.0's `no-cache`, which ``HTTPCache`` honours in a request without `Cache-Control`.
     public static let pragma = known("Pragma")

@@ -24,6 +24,9 @@ extension FailureContext {
         if let tooLarge = error as? BodyCollector.TooLarge {
             return self.error(.bodyTooLarge, phase: .receiving, message: tooLarge.description, response: response)
         }
+        if let failure = error as? any StreamFailure {
+            return self.error(failure.kind, phase: .receiving, message: failure.description, response: response)
+        }
         if let failure = error as? ContentDecodingFailure {
             return self.error(.contentDecoding, phase: .receiving, message: failure.description, response: response)
         }

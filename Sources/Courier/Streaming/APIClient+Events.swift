@@ -21,17 +21,26 @@ extension APIClient {
     /// longer after each failed attempt; a reconnection answered with an unacceptable status ends the
     /// sequence with that ``APIError``. Only requests that may be sent again are reconnected: an idempotent
     /// method (or an `Idempotency-Key`) and a body that can be read again.
+    /// With an `idleTimeout`, a gap longer than that with nothing from the server (an event, or a comment a
+    /// server sends to keep the stream open) counts as a dropped connection: the stream is closed and
+    /// reconnected. The client's ``APIClient/Configuration/maxBodySize`` bounds each line and each event's
+    /// data, not the stream.
     /// ```swift
     /// for try await event in client.events(APIRequest<Void>.get("/v1/stream")) {
     ///     print(event.type, event.data)
     /// }
     /// ```
-    public func events<R: Route>(_ route: R, reconnecting policy: ReconnectPolicy = .default) -> ServerSentEvents {
-        ServerSentEvents(policy: policy) { (lastEventID: String) async throws(APIError) -> OpenedStream in
+    public func events<R: Route>(
+        _ route: R, reconnecting policy: ReconnectPolicy = .default, idleTimeout: Duration? = nil
+    ) -> ServerSentEvents {
+        ServerSentEvents(policy: policy, idleTimeout: idleTimeout, maxLineLength: configuration.maxBodySize) {
+            (lastEventID: String) async throws(APIError) -> OpenedStream in
             var (request, body) = try makeRequest(for: route)
             if !request.headerFields.contains(.accept) { request.headerFields[.accept] = "text/event-stream" }
             if !lastEventID.isEmpty { request.headerFields[.lastEventID] = lastEventID }
-            var opened = try await exchange(route, request: request, body: body, trackedAs: route, consumer: Opening())
+            var opened = try await exchange(
+                route, request: request, body: body, trackedAs: route,
+                consumer: Opening(contentType: "text/event-stream"))
             opened.replayable = RetryPolicy().allowsRetry(
                 of: request, bodyIsReplayable: body.map { $0.iterationBehavior == .multiple } ?? true)
             return opened
@@ -82,35 +91,7 @@ public struct ReconnectPolicy: Sendable, Hashable {
     }
 }
 
-/// Phase 6 for a stream: the accepted response, to be read by whoever iterates.
-private struct Opening: ResponseConsumer {
-    static var isShareable: Bool { false }
-
-    func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> OpenedStream {
-        let response = delivery.response
-        let type = response.headerFields[.contentType]?.split(separator: ";").first?.trimmingCharacters(
-            in: .whitespaces)
-        // A 204 carries no body (it ends a stream); anything else must be an event stream.
-        guard response.status == .noContent || type?.lowercased() == "text/event-stream" else {
-            throw client.failureContext(for: delivery).error(
-                .decoding, phase: .receiving,
-                message: "the response is \(type ?? "without a Content-Type"), not text/event-stream",
-                response: response)
-        }
-        return OpenedStream(body: delivery.body, response: response, failure: client.failureContext(for: delivery))
-    }
-}
-
-/// A response whose body is read as a stream, and what its failures are reported with.
-struct OpenedStream: Sendable {
-    let body: HTTPBody?
-    let response: HTTPResponse
-    let failure: FailureContext
-    /// Whether the request's body can be sent again, for a reconnection.
-    var replayable = true
-}
-
-/// The events of an event stream (``APIClient/events(_:reconnecting:)``): an `AsyncSequence` that sends the
+/// The events of an event stream (``APIClient/events(_:reconnecting:idleTimeout:)``): an `AsyncSequence` that sends the
 /// request when iteration starts, reconnects when the connection drops, and throws ``APIError`` for every
 /// failure, before or during the stream.
 public struct ServerSentEvents: AsyncSequence, Sendable {
@@ -120,51 +101,54 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     public typealias Failure = APIError
 
     let policy: ReconnectPolicy
+    let idleTimeout: Duration?
+    let maxLineLength: Int
     let open: @Sendable (String) async throws(APIError) -> OpenedStream
 
     /// Iterates the events; make one per iteration (each sends its own request).
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(policy: policy, open: open) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(sequence: self) }
 
     /// Sends the request on its first `next()`, then parses the body as it arrives.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private let policy: ReconnectPolicy
-        private let open: @Sendable (String) async throws(APIError) -> OpenedStream
+        private let sequence: ServerSentEvents
         private var started = false
         private var stream: OpenedStream?
-        private var chunks: HTTPBody.AsyncIterator?
-        private var parser = ServerSentEventParser()
+        private var reader: StreamReader?
+        private var parser: ServerSentEventParser
         private var pending: [ServerSentEvent] = []
         /// The next of `pending` to hand out (an index, so that a chunk of many events drains in linear time).
         private var nextPending = 0
         /// Reconnection attempts since the last event.
         private var attempts = 0
 
-        init(policy: ReconnectPolicy, open: @escaping @Sendable (String) async throws(APIError) -> OpenedStream) {
-            self.policy = policy
-            self.open = open
+        init(sequence: ServerSentEvents) {
+            self.sequence = sequence
+            parser = ServerSentEventParser(maxLineLength: sequence.maxLineLength)
         }
+
+        private var policy: ReconnectPolicy { sequence.policy }
 
         /// The next event, or `nil` when the stream has ended.
         public mutating func next() async throws(APIError) -> ServerSentEvent? {
             if !started {
                 started = true
-                connect(try await open(""))
+                connect(try await sequence.open(""))
             }
             while nextPending == pending.count {
                 pending.removeAll(keepingCapacity: true)
                 nextPending = 0
-                guard var iterator = chunks, let stream else { return nil }
+                guard reader != nil, let stream else { return nil }
                 let chunk: HTTPBody.ByteChunk?
                 do {
-                    chunk = try await iterator.next()
+                    chunk = try await reader?.next()
                 } catch {
-                    chunks = nil
+                    reader = nil
                     let failure = stream.failure.receiving(error, response: stream.response)
                     try await reconnect(after: failure)
                     continue
                 }
                 guard let chunk else {
-                    chunks = nil
+                    reader = nil
                     guard policy.reconnectsAfterEnd, stream.response.status != .noContent else { return nil }
                     try await reconnect(
                         after: stream.failure.error(
@@ -172,16 +156,14 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                             response: stream.response))
                     continue
                 }
-                chunks = iterator
                 do {
                     for output in try parser.feed(chunk) {
                         if case .event(let event) = output { pending.append(event) }
                     }
                 } catch {
-                    chunks = nil
+                    reader = nil
                     self.stream = nil
-                    throw stream.failure.error(
-                        .bodyTooLarge, phase: .receiving, message: "\(error)", response: stream.response)
+                    throw stream.failure.receiving(error, response: stream.response)
                 }
             }
             attempts = 0
@@ -192,7 +174,9 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private mutating func connect(_ opened: OpenedStream) {
             stream = opened
             // `204 No Content` tells a client to stop reconnecting: the stream is over.
-            chunks = opened.response.status == .noContent ? nil : opened.body?.makeAsyncIterator()
+            reader =
+                opened.response.status == .noContent
+                ? nil : opened.body.map { StreamReader(body: $0, idleTimeout: sequence.idleTimeout) }
             parser.startNewConnection()
         }
 
@@ -214,7 +198,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                         ?? failure
                 }
                 do {
-                    connect(try await open(parser.currentLastEventID))
+                    connect(try await sequence.open(parser.currentLastEventID))
                     return
                 } catch {
                     // An unacceptable status ends the stream; a connection that fails again is retried.

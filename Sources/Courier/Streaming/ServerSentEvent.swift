@@ -63,41 +63,65 @@ struct ServerSentEventParser {
 
     /// The events and comments `bytes` complete.
     mutating func feed(_ bytes: some Sequence<UInt8>) throws -> [Output] {
+        try feed(ArraySlice(bytes))
+    }
+
+    /// The events and comments `chunk` completes. Lines are found a run of bytes at a time; a line is copied
+    /// only when it spans chunks.
+    mutating func feed(_ chunk: ArraySlice<UInt8>) throws -> [Output] {
         var outputs: [Output] = []
-        for byte in bytes {
-            if let seen = bomBytesSeen {
-                let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-                if byte == bom[seen] {
-                    bomBytesSeen = seen + 1 == 3 ? nil : seen + 1
-                    continue
-                }
+        var bytes = chunk
+        while let seen = bomBytesSeen, let byte = bytes.first {
+            if byte == Self.bom[seen] {
+                bomBytesSeen = seen + 1 == 3 ? nil : seen + 1
+                bytes = bytes.dropFirst()
+            } else {
                 // Not a BOM after all: the bytes held back belong to the first line.
-                line.append(contentsOf: bom[0..<seen])
+                line.append(contentsOf: Self.bom[0..<seen])
                 bomBytesSeen = nil
             }
-            if afterCR {
-                afterCR = false
-                if byte == 0x0A { continue }
+        }
+        if afterCR, let first = bytes.first {
+            afterCR = false
+            if first == 0x0A { bytes = bytes.dropFirst() }
+        }
+        while !bytes.isEmpty {
+            guard let end = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
+                guard line.count + bytes.count <= maxLineLength else { throw LineTooLong(limit: maxLineLength) }
+                line.append(contentsOf: bytes)
+                break
             }
-            switch byte {
-            case 0x0D:
-                afterCR = true
-                if let output = try endLine() { outputs.append(output) }
-            case 0x0A:
-                if let output = try endLine() { outputs.append(output) }
-            default:
-                guard line.count < maxLineLength else { throw LineTooLong(limit: maxLineLength) }
-                line.append(byte)
+            let part = bytes[..<end]
+            guard line.count + part.count <= maxLineLength else { throw LineTooLong(limit: maxLineLength) }
+            let output: Output?
+            if line.isEmpty {
+                output = try endLine(part)
+            } else {
+                line.append(contentsOf: part)
+                output = try endLine(line[...])
+                line.removeAll(keepingCapacity: true)
             }
+            if let output { outputs.append(output) }
+            var next = bytes.index(after: end)
+            if bytes[end] == 0x0D {
+                // CR LF is one line end; a CR that ends the chunk may be followed by the next chunk's LF.
+                if next == bytes.endIndex {
+                    afterCR = true
+                } else if bytes[next] == 0x0A {
+                    next = bytes.index(after: next)
+                }
+            }
+            bytes = bytes[next...]
         }
         return outputs
     }
 
-    /// The line in `line` is complete: process it.
-    private mutating func endLine() throws -> Output? {
-        defer { line.removeAll(keepingCapacity: true) }
-        guard !line.isEmpty else { return dispatch() }
-        if line[0] == UInt8(ascii: ":") {
+    private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Processes a complete line (without its line end).
+    private mutating func endLine(_ line: ArraySlice<UInt8>) throws -> Output? {
+        guard let first = line.first else { return dispatch() }
+        if first == UInt8(ascii: ":") {
             return .comment(String(decoding: line.dropFirst(), as: UTF8.self))
         }
         let name: ArraySlice<UInt8>
@@ -107,29 +131,25 @@ struct ServerSentEventParser {
             value = line[(colon + 1)...]
             if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
         } else {
-            name = line[...]
+            name = line
             value = []
         }
-        switch String(decoding: name, as: UTF8.self) {
-        case "event":
-            eventType = Array(value)
-        case "data":
+        if name.elementsEqual("data".utf8) {
             if hasData { data.append(0x0A) }
+            // An event whose data never ends grows no further than a line may.
+            guard data.count + value.count <= maxLineLength else { throw LineTooLong(limit: maxLineLength) }
             data.append(contentsOf: value)
             hasData = true
-            // An event whose data never ends grows no further than a line may.
-            if data.count > maxLineLength { throw LineTooLong(limit: maxLineLength) }
-        case "id":
+        } else if name.elementsEqual("event".utf8) {
+            eventType = Array(value)
+        } else if name.elementsEqual("id".utf8) {
             if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
-        case "retry":
+        } else if name.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }),
-                let milliseconds = Int64(
-                    String(decoding: value, as: UTF8.self))
+                let milliseconds = Int64(String(decoding: value, as: UTF8.self))
             {
                 retry = .milliseconds(milliseconds)
             }
-        default:
-            break
         }
         return nil
     }
@@ -169,8 +189,9 @@ struct ServerSentEventParser {
 }
 
 /// A line of an event stream grew past the parser's limit without ending.
-struct LineTooLong: Error, CustomStringConvertible {
+struct LineTooLong: StreamFailure {
     let limit: Int
+    var kind: APIError.Kind { .bodyTooLarge }
     var description: String {
         "an event-stream line grew past \(BodyCollector.TooLarge.text(bytes: limit)) without ending"
     }

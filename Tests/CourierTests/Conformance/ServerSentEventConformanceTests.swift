@@ -31,6 +31,18 @@ struct ServerSentEventConformanceTests {
             guard note?.contains("Latin-1") == true else { return chunks.map { Array($0.utf8) } }
             return chunks.map { $0.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } }
         }
+
+        /// The bytes, split as `split` says.
+        func chunks(_ split: Split) -> [[UInt8]] {
+            let bytes = byteChunks
+            switch split {
+            case .asGiven: return bytes
+            case .oneByte: return bytes.flatMap { $0 }.map { [$0] }
+            case .twoBytes:
+                let all = bytes.flatMap { $0 }
+                return stride(from: 0, to: all.count, by: 2).map { Array(all[$0..<min($0 + 2, all.count)]) }
+            }
+        }
     }
 
     /// How a case's bytes are fed to the parser.
@@ -51,15 +63,7 @@ struct ServerSentEventConformanceTests {
 
     @Test(arguments: cases, Split.allCases)
     func parse(_ vector: Case, split: Split) throws {
-        let bytes = vector.byteChunks
-        let chunks: [[UInt8]]
-        switch split {
-        case .asGiven: chunks = bytes
-        case .oneByte: chunks = bytes.flatMap { $0 }.map { [$0] }
-        case .twoBytes:
-            let all = bytes.flatMap { $0 }
-            chunks = stride(from: 0, to: all.count, by: 2).map { Array(all[$0..<min($0 + 2, all.count)]) }
-        }
+        let chunks = vector.chunks(split)
         var parser = ServerSentEventParser()
         var events: [ServerSentEvent] = []
         var comments: [String] = []

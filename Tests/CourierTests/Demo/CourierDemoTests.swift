@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct CourierDemoTests {
     static let sections = [
         "URL shortener", "GitHub-style API", "Flickr-style photos", "Envelope API", "Form login",
-        "Retries and downloads", "HTTP cache and coalescing",
+        "Retries and downloads", "HTTP cache and coalescing", "Streaming",
     ]
 
     /// `courier-demo` beside the tests in the build folder.

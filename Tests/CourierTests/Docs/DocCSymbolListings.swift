@@ -332,6 +332,25 @@ enum EventsSymbolListings {
         }
         // END DOCC: APIClient.events
     }
+
+    static func idleTimeout(client: APIClient) async throws {
+        // BEGIN DOCC: Streaming.idleTimeout
+        let chat = APIRequest<Void>.post("/v1/chat", body: .json(["prompt": "Hello"]))
+        for try await token in client.events(chat, idleTimeout: .seconds(30)) {
+            print(token.data, terminator: "")
+        }
+        // END DOCC: Streaming.idleTimeout
+    }
+
+    struct LogLine: Decodable, Sendable { let message: String }
+
+    static func records(client: APIClient) async throws {
+        // BEGIN DOCC: APIClient.records
+        for try await line in client.records(APIRequest<LogLine>.get("/v1/logs")) {
+            print(line.message)
+        }
+        // END DOCC: APIClient.records
+    }
 }
 
 enum HTTPCacheSymbolListings {

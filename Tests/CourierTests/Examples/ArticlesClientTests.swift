@@ -39,9 +39,11 @@ import Testing
         try await TestServers.withFreshDemoServer { base in
             let api = api(base)
             try await withThrowingTaskGroup(of: Void.self) { group in
+                // Each answer takes 400 ms, long enough for two to overlap even when the whole suite's load
+                // delays a request's start (80 ms was not, on this 2-core machine).
                 for page in 1...4 {
                     for _ in 0..<2 {
-                        group.addTask { _ = try await api.articles(page: page, delay: .milliseconds(80)) }
+                        group.addTask { _ = try await api.articles(page: page, delay: .milliseconds(400)) }
                     }
                 }
                 try await group.waitForAll()

@@ -139,6 +139,20 @@ enum ReadmeFeatureExamples {
     }
     // END README: server-sent events
 
+    // BEGIN README: json lines
+    struct BuildLog: Decodable, Sendable {
+        let step: String
+        let message: String
+    }
+
+    static func follow(build id: Int, with client: APIClient) async throws {
+        let logs = APIRequest<BuildLog>.get("/v1/builds/\(id)/logs")
+        for try await line in client.records(logs, format: .jsonLines, idleTimeout: .seconds(60)) {
+            print("[\(line.step)] \(line.message)")
+        }
+    }
+    // END README: json lines
+
     // BEGIN README: http cache
     static func cachedClient(baseURL: URL, cachesDirectory: URL) throws -> APIClient {
         let cache = HTTPCache(store: try DiskCacheStore(directory: cachesDirectory.appending(path: "api")))

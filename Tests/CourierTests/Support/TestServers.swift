@@ -24,6 +24,15 @@ enum TestServers {
 
     /// httpbin tests run when httpbin is there, and always on CI, where a missing httpbin must fail.
     static let httpbinAvailable = httpbinURL != nil || ProcessInfo.processInfo.environment["CI"] != nil
+
+    /// sse-starlette under uvicorn (`scripts/servers/sse_app.py`), started by `scripts/test` and named by
+    /// `COURIER_SSE_URL`.
+    static let sseServerURL: URL? = ProcessInfo.processInfo.environment["COURIER_SSE_URL"].flatMap {
+        URL(string: $0)
+    }
+
+    /// Its tests run when it is there, and always on CI, where a missing server must fail.
+    static let sseServerAvailable = sseServerURL != nil || ProcessInfo.processInfo.environment["CI"] != nil
 }
 
 extension TestServers {

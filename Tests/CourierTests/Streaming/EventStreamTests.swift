@@ -94,10 +94,12 @@ struct EventStreamTests {
         #expect(ticks == [0, 1, 2, 3, 4, 5])
         let stats = try await stats(key, client)
         #expect(stats.lastEventIDs == ["", "2"])
-        // The server's retry (400 ms) was waited, not the default 3 s: event 3 came 0.4 s to 2.5 s after event 2.
+        // The server's retry (400 ms) was waited, not the policy's 30 s: event 3 came at least 0.4 s after event 2,
+        // and well before 30 s (the bound leaves room for the whole suite's load, which has stalled a reconnection
+        // for over 2 s on this 2-core machine).
         if arrivals.count == 6 {
             let gap = arrivals[3] - arrivals[2]
-            #expect(gap >= .milliseconds(400) && gap < .milliseconds(2500), "gap \(gap)")
+            #expect(gap >= .milliseconds(400) && gap < .seconds(10), "gap \(gap)")
         }
     }
 

@@ -1,0 +1,226 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension APIClient {
+    /// The JSON values `endpoint` streams, one `Response` per record, decoded as they arrive: JSON Lines /
+    /// NDJSON (`application/jsonl`, `application/x-ndjson`) or JSON text sequences (RFC 7464,
+    /// `application/json-seq`).
+    ///
+    /// The request goes through the whole pipeline when iteration starts, as for
+    /// ``APIClient/events(_:reconnecting:idleTimeout:)``: middleware, redirects, status validation with the
+    /// API's error body, time limits up to the response head, cancel-by-type until the head. Each record is
+    /// decoded with the endpoint's decoder (else the client's); the endpoint's envelope is not applied to
+    /// records. A record longer than `maxRecordSize` (the client's ``APIClient/Configuration/maxBodySize``
+    /// unless given) ends the sequence with ``APIError/Kind/bodyTooLarge`` without being held in memory,
+    /// so a stream of any length is read in bounded memory; a record that doesn't decode ends it with
+    /// ``APIError/Kind/decoding``, naming the record. With an `idleTimeout`, a gap longer than that between
+    /// chunks ends it with ``APIError/Kind/timedOut``. Leaving the loop closes the connection.
+    /// ```swift
+    /// for try await line in client.records(APIRequest<LogLine>.get("/v1/logs")) {
+    ///     print(line.message)
+    /// }
+    /// ```
+    public func records<E: Endpoint>(
+        _ endpoint: E, format: RecordFormat = .jsonLines, maxRecordSize: Int? = nil, idleTimeout: Duration? = nil
+    ) -> JSONRecords<E.Response> where E.Response: Decodable {
+        JSONRecords(
+            format: format, maxRecordSize: maxRecordSize ?? configuration.maxBodySize, idleTimeout: idleTimeout,
+            decoder: endpoint.decoder ?? configuration.bodyDecoder ?? configuration.jsonDecoder
+        ) { () async throws(APIError) -> OpenedStream in
+            var (request, body) = try makeRequest(for: endpoint)
+            if !request.headerFields.contains(.accept) { request.headerFields[.accept] = format.accept }
+            return try await exchange(
+                endpoint, request: request, body: body, trackedAs: endpoint, consumer: Opening(contentType: nil))
+        }
+    }
+}
+
+/// How the records of a stream are delimited.
+public enum RecordFormat: Sendable, Hashable {
+    /// JSON Lines / NDJSON: one JSON text per line, ending with LF or CR LF; blank lines are skipped and a
+    /// last line without a line end counts.
+    case jsonLines
+    /// JSON text sequences (RFC 7464): each JSON text starts with RS (0x1E) and ends with LF; empty records
+    /// are skipped, and a record that may have been truncated (a number, `true`, `false` or `null` without
+    /// its final LF, §2.4) fails rather than being read as a shorter value.
+    case jsonSequence
+
+    /// The `Accept` field a request for this format sends unless the endpoint names its own.
+    var accept: String {
+        switch self {
+        case .jsonLines: "application/jsonl, application/x-ndjson, application/json;q=0.5"
+        case .jsonSequence: "application/json-seq, application/json;q=0.5"
+        }
+    }
+}
+
+/// The typed records of a streamed response (``APIClient/records(_:format:maxRecordSize:idleTimeout:)``):
+/// an `AsyncSequence` that sends the request when iteration starts and throws ``APIError`` for every
+/// failure, before or during the stream.
+public struct JSONRecords<Value: Decodable & Sendable>: AsyncSequence, Sendable {
+    /// Each element is one decoded record.
+    public typealias Element = Value
+    /// Every failure is an ``APIError``.
+    public typealias Failure = APIError
+
+    let format: RecordFormat
+    let maxRecordSize: Int
+    let idleTimeout: Duration?
+    let decoder: any ResponseBodyDecoder
+    let open: @Sendable () async throws(APIError) -> OpenedStream
+
+    /// Iterates the records; make one per iteration (each sends its own request).
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(sequence: self) }
+
+    /// Sends the request on its first `next()`, then splits and decodes the body as it arrives.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private let sequence: JSONRecords
+        private var started = false
+        private var stream: OpenedStream?
+        private var reader: StreamReader?
+        private var splitter: RecordSplitter
+        private var pending: [ArraySlice<UInt8>] = []
+        private var nextPending = 0
+        /// Records handed out so far, to name the one that fails.
+        private var count = 0
+
+        init(sequence: JSONRecords) {
+            self.sequence = sequence
+            splitter = RecordSplitter(format: sequence.format, maxRecordSize: sequence.maxRecordSize)
+        }
+
+        /// The next record, or `nil` when the stream has ended.
+        public mutating func next() async throws(APIError) -> Value? {
+            if !started {
+                started = true
+                let opened = try await sequence.open()
+                stream = opened
+                if opened.response.status != .noContent, let body = opened.body {
+                    reader = StreamReader(body: body, idleTimeout: sequence.idleTimeout)
+                }
+            }
+            guard let stream else { return nil }
+            while nextPending == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                nextPending = 0
+                guard reader != nil else { return nil }
+                do {
+                    if let chunk = try await reader?.next() {
+                        try splitter.feed(chunk, into: &pending)
+                    } else {
+                        reader = nil
+                        try splitter.finish(into: &pending)
+                    }
+                } catch {
+                    reader = nil
+                    throw stream.failure.receiving(error, response: stream.response)
+                }
+            }
+            let record = pending[nextPending]
+            nextPending += 1
+            count += 1
+            do {
+                return try sequence.decoder.decode(Value.self, from: Data(record))
+            } catch {
+                reader = nil
+                throw stream.failure.error(
+                    .decoding, phase: .decoding,
+                    message: "record \(count) as \(Value.self): \(FailureContext.describe(error))", underlying: error,
+                    response: stream.response, body: Data(record))
+            }
+        }
+    }
+}
+
+/// Splits a byte stream into JSON Lines or RFC 7464 records, holding at most one partial record (up to the
+/// limit) between chunks; records that lie within one chunk are handed out without copying.
+struct RecordSplitter {
+    let format: RecordFormat
+    let maxRecordSize: Int
+    private var partial: [UInt8] = []
+    /// For a JSON text sequence: whether the stream is past its first RS (bytes before it are not a record).
+    private var inRecord = false
+
+    init(format: RecordFormat, maxRecordSize: Int) {
+        self.format = format
+        self.maxRecordSize = maxRecordSize
+    }
+
+    private var delimiter: UInt8 { format == .jsonLines ? 0x0A : 0x1E }
+
+    /// Appends the records `chunk` completes.
+    mutating func feed(_ chunk: ArraySlice<UInt8>, into records: inout [ArraySlice<UInt8>]) throws {
+        var bytes = chunk
+        while let end = Self.firstIndex(of: delimiter, in: bytes) {
+            let part = bytes[..<end]
+            if partial.isEmpty {
+                try complete(part, into: &records)
+            } else {
+                try append(part)
+                try complete(partial[...], into: &records)
+                partial = []
+            }
+            bytes = bytes[bytes.index(after: end)...]
+        }
+        try append(bytes)
+    }
+
+    /// Appends the record the stream ended in the middle of, if any.
+    mutating func finish(into records: inout [ArraySlice<UInt8>]) throws {
+        defer { partial = [] }
+        try complete(partial[...], into: &records)
+    }
+
+    private mutating func append(_ bytes: ArraySlice<UInt8>) throws {
+        guard partial.count + bytes.count <= maxRecordSize else { throw RecordTooLarge(limit: maxRecordSize) }
+        partial.append(contentsOf: bytes)
+    }
+
+    /// A record is complete: keep it unless it is blank.
+    private mutating func complete(_ record: ArraySlice<UInt8>, into records: inout [ArraySlice<UInt8>]) throws {
+        guard record.count <= maxRecordSize else { throw RecordTooLarge(limit: maxRecordSize) }
+        switch format {
+        case .jsonLines:
+            guard record.contains(where: { !Self.isWhitespace($0) }) else { return }
+            records.append(record.last == 0x0D ? record.dropLast() : record)
+        case .jsonSequence:
+            // What comes before the first RS isn't a record; after that, each RS starts one.
+            defer { inRecord = true }
+            guard inRecord, let last = record.last(where: { !Self.isWhitespace($0) }) else { return }
+            // RFC 7464 §2.4: a text that isn't self-delimiting (a number, true, false, null) is truncated
+            // unless whitespace follows it.
+            if !Self.isWhitespace(record[record.index(before: record.endIndex)]),
+                (0x30...0x39).contains(last) || (0x61...0x7A).contains(last)
+            {
+                throw TruncatedRecord()
+            }
+            records.append(record)
+        }
+    }
+
+    /// Where `byte` first occurs in `bytes` (`memchr`: records can be long, and this runs over every byte).
+    private static func firstIndex(of byte: UInt8, in bytes: ArraySlice<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return bytes.startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
+        }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
+
+/// A record grew past the limit without ending.
+struct RecordTooLarge: StreamFailure {
+    let limit: Int
+    var kind: APIError.Kind { .bodyTooLarge }
+    var description: String { "a record grew past \(BodyCollector.TooLarge.text(bytes: limit)) without ending" }
+}
+
+/// An RFC 7464 record that may have been cut short.
+struct TruncatedRecord: StreamFailure {
+    var kind: APIError.Kind { .decoding }
+    var description: String { "a JSON text sequence record ended without its line feed; it may be truncated" }
+}

@@ -1,0 +1,47 @@
+import Courier
+import Foundation
+import Testing
+
+/// A gibibyte of JSON Lines is read record by record in bounded memory on every transport, measured by
+/// ``MemoryProbe`` in a test run of its own (`scripts/test` runs every `…MemoryTests` suite alone). The demo
+/// server runs in a process of its own, so the figures are the client's alone.
+@Suite(
+    .serialized, .timeLimit(.minutes(5)), .enabled(if: MemoryProbe.runAlone, "run by scripts/test on their own"),
+    .enabled(if: MemoryProbe.canMeasure, "resident memory can't be read here"))
+struct RecordStreamMemoryTests {
+    struct Record: Decodable, Sendable {
+        let n: Int
+        let pad: String
+    }
+
+    /// 16,384 records of 64 KiB of padding each: 1 GiB and a little more of JSON Lines.
+    static let count = 16_384
+    static let pad = 64 * 1024
+
+    @Test(arguments: TransportUnderTest.all)
+    func aGibibyteOfJSONLinesIsReadWithBoundedMemory(transport: TransportUnderTest) async throws {
+        try await TestServers.withDemoServerProcess { base in
+            let client = APIClient(baseURL: base, transport: transport.make())
+            let request = APIRequest<Record>.get("/testing/records", query: ["count": Self.count, "pad": Self.pad])
+            let runs = try await MemoryProbe.peakGrowthOfTwoRuns { _ in
+                var expected = 0
+                var bytes = 0
+                for try await record in client.records(request) {
+                    guard record.n == expected, record.pad.utf8.count == Self.pad else {
+                        Issue.record("record \(expected) arrived as n = \(record.n), \(record.pad.utf8.count) bytes")
+                        return
+                    }
+                    expected += 1
+                    bytes += record.pad.utf8.count
+                }
+                #expect(expected == Self.count)
+                #expect(bytes >= 1 << 30)
+            }
+            print("1 GiB of JSON Lines over \(transport): \(runs)")
+            #expect(runs.second.resident < 32 * MemoryProbe.mebibyte, "resident memory grew \(runs.second)")
+            if let allocated = runs.second.allocated {
+                #expect(allocated < 32 * MemoryProbe.mebibyte, "the allocator handed out \(runs.second)")
+            }
+        }
+    }
+}

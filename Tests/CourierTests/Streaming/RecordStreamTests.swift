@@ -1,0 +1,124 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
+/// JSON Lines and JSON text sequences: the splitter on its own, then end to end on every transport against
+/// the demo server's `/testing/records`.
+@Suite(.timeLimit(.minutes(1)))
+struct RecordStreamTests {
+    struct Record: Decodable, Sendable, Equatable {
+        let n: Int
+        var pad = ""
+    }
+
+    /// The records `input` splits into, fed whole and then `chunkSize` bytes at a time.
+    func split(_ input: String, _ format: RecordFormat, chunkSize: Int? = nil, limit: Int = 1 << 20) throws
+        -> [String]
+    {
+        var splitter = RecordSplitter(format: format, maxRecordSize: limit)
+        var records: [ArraySlice<UInt8>] = []
+        let bytes = Array(input.utf8)
+        let size = chunkSize ?? max(bytes.count, 1)
+        for start in stride(from: 0, to: bytes.count, by: size) {
+            try splitter.feed(bytes[start..<min(start + size, bytes.count)], into: &records)
+        }
+        try splitter.finish(into: &records)
+        return records.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test(arguments: [nil, 1, 2, 3])
+    func jsonLinesSplitsOnLFAndCRLFSkipsBlankLinesAndKeepsAnUnendedLastLine(chunkSize: Int?) throws {
+        let input = "{\"n\":1}\n\n{\"n\":2}\r\n  \r\n{\"n\":3}"
+        #expect(try split(input, .jsonLines, chunkSize: chunkSize) == ["{\"n\":1}", "{\"n\":2}", "{\"n\":3}"])
+    }
+
+    @Test(arguments: [nil, 1, 2])
+    func jsonSequenceSplitsOnRSAndSkipsEmptyRecordsAndWhatPrecedesTheFirstRS(chunkSize: Int?) throws {
+        let input = "junk\u{1E}{\"n\":1}\n\u{1E}\u{1E}\u{1E}[2]\n\u{1E}\"three\""
+        #expect(try split(input, .jsonSequence, chunkSize: chunkSize) == ["{\"n\":1}\n", "[2]\n", "\"three\""])
+    }
+
+    @Test(arguments: ["\u{1E}123", "\u{1E}tru", "\u{1E}null\u{1E}{}\n"])
+    func aJSONSequenceRecordThatMayBeTruncatedFails(input: String) {
+        #expect(throws: TruncatedRecord.self) { try split(input, .jsonSequence) }
+    }
+
+    @Test(arguments: [RecordFormat.jsonLines, .jsonSequence], [nil, 7])
+    func aRecordPastTheLimitFailsWithoutBeingHeld(format: RecordFormat, chunkSize: Int?) throws {
+        let record = (format == .jsonSequence ? "\u{1E}" : "") + "{\"pad\":\"" + String(repeating: "x", count: 100)
+        #expect(throws: RecordTooLarge.self) { try split(record, format, chunkSize: chunkSize, limit: 64) }
+        // Exactly at the limit is fine.
+        #expect(try split("\u{1E}" + String(repeating: "7", count: 63) + "\n", .jsonSequence, limit: 64).count == 1)
+    }
+
+    // MARK: - End to end
+
+    @Test(arguments: TransportUnderTest.all, ["jsonl", "json-seq"])
+    func recordsArriveTypedAndInOrder(transport: TransportUnderTest, format: String) async throws {
+        let client = try await transport.demoClient()
+        let request = APIRequest<Record>.get("/testing/records", query: ["count": 2000, "pad": 40, "format": format])
+        var received: [Record] = []
+        for try await record in client.records(request, format: format == "jsonl" ? .jsonLines : .jsonSequence) {
+            received.append(record)
+        }
+        #expect(received == (0..<2000).map { Record(n: $0, pad: String(repeating: "x", count: 40)) })
+    }
+
+    @Test func crlfLineEndsAreRead() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        var numbers: [Int] = []
+        for try await record in client.records(
+            APIRequest<Record>.get("/testing/records", query: ["count": 3, "crlf": 1]))
+        {
+            numbers.append(record.n)
+        }
+        #expect(numbers == [0, 1, 2])
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func anEndlessLineEndsWithBodyTooLarge(transport: TransportUnderTest) async throws {
+        let client = try await transport.demoClient()
+        let request = APIRequest<Record>.get("/testing/records", query: ["endless": 1])
+        let error = await #expect(throws: APIError.self) {
+            for try await _ in client.records(request, maxRecordSize: 256 * 1024) {}
+        }
+        #expect(error?.kind == .bodyTooLarge)
+        #expect(error?.phase == .receiving)
+        #expect(error?.description.contains("GET") == true && error?.description.contains("/testing/records") == true)
+    }
+
+    @Test func aRecordThatDoesNotDecodeEndsTheSequenceNamingIt() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let request = APIRequest<Record>.get("/testing/records", query: ["count": 5, "badAt": 3])
+        var numbers: [Int] = []
+        let error = await #expect(throws: APIError.self) {
+            for try await record in client.records(request) { numbers.append(record.n) }
+        }
+        #expect(numbers == [0, 1, 2])
+        #expect(error?.kind == .decoding)
+        #expect(error?.message?.contains("record 4 as Record") == true, "\(error?.message ?? "")")
+    }
+
+    @Test func anUnacceptableStatusIsAnAPIErrorWithTheErrorBody() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let error = await #expect(throws: APIError.self) {
+            for try await _ in client.records(APIRequest<Record>.get("/status/404")) {}
+        }
+        #expect(error?.status == .notFound)
+        #expect(error?.phase == .validating)
+    }
+
+    @Test func theRequestAsksForJSONLinesUnlessTheEndpointSaysOtherwise() async throws {
+        struct Echo: Decodable, Sendable { let headers: [[String]] }
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        var accepts: [String] = []
+        for try await echo in client.records(APIRequest<Echo>.get("/echo")) {
+            accepts += echo.headers.filter { $0.first?.lowercased() == "accept" }.map { $0.last ?? "" }
+        }
+        #expect(accepts.count == 1)
+        #expect(accepts.first?.hasPrefix("application/jsonl") == true, "\(accepts)")
+    }
+}

@@ -1,0 +1,110 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Testing
+
+/// A stream's idle timeout: a gap between events (or records) longer than it ends the read; an event
+/// stream reconnects after it as after a drop. On every transport, against the demo server.
+@Suite(.timeLimit(.minutes(1)))
+struct StreamIdleTimeoutTests {
+    typealias Tick = EventStreamTests.Tick
+    typealias Stats = EventStreamTests.Stats
+
+    @Test(arguments: TransportUnderTest.all)
+    func aGapLongerThanTheIdleTimeoutEndsAnEventStreamWithTimedOut(transport: TransportUnderTest) async throws {
+        let client = try await transport.demoClient()
+        let key = "idle-\(transport)-\(UUID().uuidString.prefix(8))"
+        let request = APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 3, "intervalMs": 3000])
+        var ticks: [Int] = []
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APIError.self) {
+            for try await event in client.events(request, reconnecting: .never, idleTimeout: .milliseconds(500)) {
+                ticks.append(try event.decode(Tick.self).n)
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(ticks == [0])
+        #expect(error?.kind == .timedOut)
+        #expect(error?.phase == .receiving)
+        #expect(error?.message?.contains("idle timeout") == true, "\(error?.message ?? "")")
+        // Without the timeout the stream would have ended normally after 6 s, with 3 events.
+        #expect(elapsed >= .milliseconds(500) && elapsed < .seconds(5), "took \(elapsed)")
+        // The timed-out read closed the connection: the server sees it go.
+        var closed = 0
+        for _ in 0..<100 {
+            closed = try await client.send(APIRequest<Stats>.get("/testing/events/\(key)/stats")).closed
+            if closed == 1 { break }
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        #expect(closed == 1)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func anEventStreamReconnectsAfterAnIdleTimeoutWithLastEventID(transport: TransportUnderTest) async throws {
+        let client = try await transport.demoClient()
+        let key = "idle-reconnect-\(transport)-\(UUID().uuidString.prefix(8))"
+        // Events 4 s apart against a 1 s idle timeout: every event after the first on a connection is late, so
+        // each connection delivers one event and the next resumes after it.
+        let request = APIRequest<Void>.get(
+            "/testing/events/\(key)", query: ["count": 3, "intervalMs": 4000, "retry": 10])
+        var ticks: [Int] = []
+        for try await event in client.events(request, idleTimeout: .seconds(1)) {
+            ticks.append(try event.decode(Tick.self).n)
+        }
+        #expect(ticks == [0, 1, 2])
+        let stats = try await client.send(APIRequest<Stats>.get("/testing/events/\(key)/stats"))
+        // A fourth connection (Last-Event-ID 2, answered with no events) happens when the end of the third
+        // stream reaches the client after the timeout, as it can under the whole suite's load.
+        #expect(Array(stats.lastEventIDs.prefix(3)) == ["", "0", "1"])
+        #expect(stats.lastEventIDs.dropFirst(3).allSatisfy { $0 == "2" }, "\(stats.lastEventIDs)")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func eventsCloserThanTheIdleTimeoutAreUnaffected(transport: TransportUnderTest) async throws {
+        let client = try await transport.demoClient()
+        let key = "idle-ok-\(transport)-\(UUID().uuidString.prefix(8))"
+        let request = APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 6, "intervalMs": 100])
+        var ticks: [Int] = []
+        for try await event in client.events(request, reconnecting: .never, idleTimeout: .seconds(3)) {
+            ticks.append(try event.decode(Tick.self).n)
+            // A slow consumer is not an idle server.
+            if ticks.count == 2 { try await Task.sleep(for: .seconds(4)) }
+        }
+        #expect(ticks == [0, 1, 2, 3, 4, 5])
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aGapLongerThanTheIdleTimeoutEndsRecordsWithTimedOut(transport: TransportUnderTest) async throws {
+        struct Record: Decodable, Sendable { let n: Int }
+        let client = try await transport.demoClient()
+        let request = APIRequest<Record>.get("/testing/records", query: ["count": 3, "intervalMs": 3000])
+        var numbers: [Int] = []
+        let error = await #expect(throws: APIError.self) {
+            for try await record in client.records(request, idleTimeout: .milliseconds(400)) {
+                numbers.append(record.n)
+            }
+        }
+        #expect(numbers == [0])
+        #expect(error?.kind == .timedOut)
+    }
+
+    @Test func cancellingTheConsumingTaskEndsAPumpedStreamAtOnce() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let key = "idle-cancel-\(UUID().uuidString.prefix(8))"
+        let request = APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 100, "intervalMs": 5000])
+        let task = Task {
+            var count = 0
+            for try await _ in client.events(request, reconnecting: .never, idleTimeout: .seconds(30)) { count += 1 }
+            return count
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        // The next event would come 5 s later; the cancellation ends the wait long before (the bound leaves room
+        // for the whole suite's load).
+        #expect(ContinuousClock.now - cancelled < .seconds(3))
+        #expect((try? result.get()) == nil, "a cancelled stream ends with an error")
+        if case .failure(let error as APIError) = result { #expect(error.kind == .cancelled) }
+    }
+}
