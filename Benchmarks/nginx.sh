@@ -1,6 +1,7 @@
 # Sourced by run.sh and instructions.sh: a loopback nginx with one worker and keep-alive, serving
 # fixtures/user.json at /users/octocat, a sparse 1 GiB file at /big.bin and its request counter at
-# /nginx_status (stub_status), from a temporary folder.
+# /nginx_status (stub_status), and 100,000 events as /events.txt (SSE) and /records.jsonl (JSON Lines) for
+# stream.sh, from a temporary folder.
 #   nginx_prepare WORK   installs nginx when missing (apt-get) and lays out WORK/www
 #   nginx_start          starts it on a free port; sets nginx_port, nginx_pid, base_url, status_url
 #   nginx_stop           stops it (also safe when it isn't running)
@@ -23,6 +24,11 @@ nginx_prepare() {
     mkdir -p "$nginx_work/www/users" "$nginx_work/nginx"
     cp "$(dirname "${BASH_SOURCE[0]}")/fixtures/user.json" "$nginx_work/www/users/octocat"
     truncate -s 1G "$nginx_work/www/big.bin"  # sparse: served from the page cache, never committed
+    # 100,000 events for the streaming benchmark, as server-sent events and as JSON Lines.
+    awk 'BEGIN { for (i = 0; i < 100000; i++) printf "id: %d\nevent: token\ndata: {\"index\":%d,\"token\":\"tok%d\"}\n\n", i, i, i }' \
+        >"$nginx_work/www/events.txt"
+    awk 'BEGIN { for (i = 0; i < 100000; i++) printf "{\"index\":%d,\"token\":\"tok%d\"}\n", i, i }' \
+        >"$nginx_work/www/records.jsonl"
     chmod -R a+rX "$nginx_work/www"
 }
 
@@ -55,6 +61,8 @@ http {
         root $nginx_work/www;
         location = /users/octocat { default_type application/json; }
         location = /nginx_status { stub_status; }
+        location = /events.txt { default_type text/event-stream; }
+        location = /records.jsonl { default_type application/jsonl; }
     }
 }
 CONF

@@ -7,6 +7,6 @@ struct CourierBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courier-bench",
         abstract: "Measures Courier against the raw HTTP clients it runs on.",
-        subcommands: [EndToEndCommand.self, DownloadCommand.self, ReportCommand.self]
+        subcommands: [EndToEndCommand.self, DownloadCommand.self, StreamCommand.self, ReportCommand.self]
     )
 }
