@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Tests only: proves request and response body formats are pluggable, with XML.
         .package(url: "https://github.com/CoreOffice/XMLCoder", from: "0.18.2"),
@@ -51,6 +53,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 "CCourierZlib",
             ],
             swiftSettings: upcomingFeatures
@@ -122,6 +126,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "XMLCoder", package: "XMLCoder"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 "CAllocatorStats",
             ],
             swiftSettings: upcomingFeatures

@@ -47,14 +47,40 @@ extension APIClient {
         _ route: R, request: HTTPRequest, body: HTTPBody?, trackedAs key: Key, consumer: Consumer
     ) async throws(APIError) -> Consumer.Value {
         if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .building) }
+        // Metrics and tracing cost two checks unless the process (or task) has a backend for them.
+        guard let observer = CallObserver.start(route: route, request: request, client: self) else {
+            return try await phases(
+                route, request: request, body: body, trackedAs: key, consumer: consumer, observer: nil)
+        }
+        do {
+            let value = try await observer.bound { () async throws(APIError) -> Consumer.Value in
+                try await phases(
+                    route, request: request, body: body, trackedAs: key, consumer: consumer, observer: observer)
+            }
+            if !Consumer.isStream {
+                observer.finish(nil, requestBytes: body?.knownLength, responseBytes: consumer.bodySize(of: value))
+            }
+            return value
+        } catch {
+            observer.finish(error, requestBytes: body?.knownLength)
+            throw error
+        }
+    }
+
+    /// Phases 2 to 6, observed by `observer` when metrics or tracing are on.
+    private func phases<R: Route, Key: Route, Consumer: ResponseConsumer>(
+        _ route: R, request: HTTPRequest, body: HTTPBody?, trackedAs key: Key, consumer: Consumer,
+        observer: CallObserver?
+    ) async throws(APIError) -> Consumer.Value {
         let limit = route.timeout ?? configuration.timeout
         let isTracked = key is any CancellableByType
         // The common case, no tracking and no time limit, runs the phases in the calling task with no closure.
         guard isTracked || limit != nil else {
-            return try await sendValidateConsume(route, request: request, body: body, consumer: consumer)
+            return try await sendValidateConsume(
+                route, request: request, body: body, consumer: consumer, observer: observer)
         }
         @Sendable func sendAndConsume() async throws(APIError) -> Consumer.Value {
-            try await sendValidateConsume(route, request: request, body: body, consumer: consumer)
+            try await sendValidateConsume(route, request: request, body: body, consumer: consumer, observer: observer)
         }
         @Sendable func withinTimeLimit() async throws(APIError) -> Consumer.Value {
             guard let limit else { return try await sendAndConsume() }
@@ -67,11 +93,12 @@ extension APIClient {
     /// Phases 4 to 6: send through the middleware and transport (following redirects), validate the
     /// status, consume the response.
     private func sendValidateConsume<R: Route, Consumer: ResponseConsumer>(
-        _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer
+        _ route: R, request: HTTPRequest, body: HTTPBody?, consumer: Consumer, observer: CallObserver?
     ) async throws(APIError) -> Consumer.Value {
         let stage = LastStage(
-            cacheMode: route.cacheMode ?? configuration.cacheMode,
-            coalesces: (route.coalesces ?? configuration.coalescesRequests) && Consumer.isShareable && body == nil)
+            cacheMode: Consumer.isStream ? .bypass : route.cacheMode ?? configuration.cacheMode,
+            coalesces: (route.coalesces ?? configuration.coalescesRequests) && Consumer.isShareable && body == nil,
+            observer: observer)
         var delivery = try await dispatch(
             request, body: body, operationID: route.operationID, stage: stage, trail: Trail(), stripsCredentials: false)
         if RedirectStep.isRedirect(delivery.response) {
@@ -82,6 +109,12 @@ extension APIClient {
             var error = await statusError(for: route, delivery)
             if delivery.attempts > 1 { error.attempts = delivery.attempts }
             throw error
+        }
+        if let observer {
+            observer.delivered(
+                status: delivery.response.status, attempts: delivery.attempts, redirects: delivery.trail.redirects.count
+            )
+            delivery.observer = observer
         }
         return try await consumer.consume(delivery, client: self)
     }
@@ -103,6 +136,8 @@ struct Delivery: Sendable {
     /// Where the response came from: the network or the client's cache, and whether identical requests
     /// shared it (its decodings are shared too).
     var source = ResponseSource(status: .network)
+    /// The call's metrics and tracing, when on (a stream ends its observation when the stream ends).
+    var observer: CallObserver? = nil
 }
 
 /// How a request goes through the stages before the network: its cache mode, and whether identical
@@ -110,6 +145,8 @@ struct Delivery: Sendable {
 struct LastStage: Sendable {
     let cacheMode: CacheMode
     let coalesces: Bool
+    /// The call's metrics and tracing, when on: each request the transport sends is a child span.
+    var observer: CallObserver? = nil
 }
 
 /// Phase 6: what a request does with its accepted response. A value type, so the pipeline is specialised
@@ -121,6 +158,16 @@ protocol ResponseConsumer: Sendable {
     static var isShareable: Bool { get }
     /// Consumes the accepted response; failures name its request (see ``APIClient/failureContext(for:)``).
     func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> Value
+    /// Whether the value is a stream read after the pipeline returns: the HTTP cache is bypassed (a stream is
+    /// neither stored nor replayed), and the call's observation ends when the stream does.
+    static var isStream: Bool { get }
+    /// The response body's size in bytes, for metrics, when the value knows it.
+    func bodySize(of value: Value) -> Int?
+}
+
+extension ResponseConsumer {
+    static var isStream: Bool { false }
+    func bodySize(of value: Value) -> Int? { nil }
 }
 
 // MARK: - The phases, in order
@@ -297,7 +344,8 @@ extension APIClient {
     ) async throws -> (HTTPResponse, HTTPBody?, ResponseSource) {
         guard stage.coalesces, body == nil, head.method == .get || head.method == .head else {
             let (response, responseBody, status) = try await fetch(
-                head, body: body, baseURL: url, operationID: operationID, cacheMode: stage.cacheMode)
+                head, body: body, baseURL: url, operationID: operationID, cacheMode: stage.cacheMode,
+                observer: stage.observer)
             return (response, responseBody, ResponseSource(status: status))
         }
         // Identical requests as they go out (credentials and cookies included) share one exchange, whose
@@ -308,7 +356,8 @@ extension APIClient {
         let limit = configuration.maxBodySize
         let outcome = await coalescer.run(key) { () async throws -> SharedResponse in
             let (response, responseBody, status) = try await fetch(
-                head, body: nil, baseURL: url, operationID: operationID, cacheMode: stage.cacheMode)
+                head, body: nil, baseURL: url, operationID: operationID, cacheMode: stage.cacheMode,
+                observer: stage.observer)
             var data: Data?
             if let responseBody {
                 // A redirect's body is only read to be dropped (see `discard`): 64 KiB at most.
@@ -332,19 +381,33 @@ extension APIClient {
 
     /// The cache's answer, or the transport's.
     private func fetch(
-        _ head: HTTPRequest, body: HTTPBody?, baseURL url: URL, operationID: String, cacheMode: CacheMode
+        _ head: HTTPRequest, body: HTTPBody?, baseURL url: URL, operationID: String, cacheMode: CacheMode,
+        observer: CallObserver?
     ) async throws -> (HTTPResponse, HTTPBody?, CacheStatus) {
         guard let cache = configuration.cache else {
-            // Without a cache, no closure: this is every request's path.
-            let (response, responseBody) = try await transport.send(
-                head, body: body, baseURL: url, operationID: operationID)
+            // Without a cache or an observer, no closure: this is every request's path.
+            let (response, responseBody) =
+                if let observer {
+                    try await observer.transportCall(head) { head in
+                        try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+                    }
+                } else {
+                    try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+                }
             storeCookies(of: response, to: head, baseURL: url)
             return (response, responseBody, .network)
         }
         let target = url.textWithoutTrailingSlash + (head.path ?? "")
         let credentials = configuration.redaction.headerNames
         return try await cache.exchange(head, url: target, mode: cacheMode, credentialFields: credentials) { head in
-            let result = try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+            let result =
+                if let observer {
+                    try await observer.transportCall(head) { head in
+                        try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+                    }
+                } else {
+                    try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+                }
             storeCookies(of: result.0, to: head, baseURL: url)
             return result
         }
@@ -478,6 +541,8 @@ extension APIClient {
 struct Decoding<E: Endpoint>: ResponseConsumer {
     let endpoint: E
     static var isShareable: Bool { true }
+
+    func bodySize(of value: APIResponse<E.Response>) -> Int? { value.body.count }
 
     func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> APIResponse<E.Response> {
         let response = delivery.response

@@ -51,8 +51,13 @@ public struct APIRequest<Response: Sendable>: Endpoint {
         self.query = query
         self.headers = headers
         self.body = body
-        self.operationID = "\(method.rawValue) \(path.encoded)"
+        self.operationID = Self.defaultOperationID(method, path)
         self.decodeBody = decode
+    }
+
+    /// `GET /users/octocat`: the method and the encoded path.
+    private static func defaultOperationID(_ method: HTTPRequest.Method, _ path: RoutePath) -> String {
+        "\(method.rawValue) \(path.encoded)"
     }
 
     /// Decodes the body the way the request was created to.
@@ -80,5 +85,14 @@ extension APIRequest where Response == Void {
         body: RequestBody = .empty
     ) {
         self.init(method, path, query: query, headers: headers, body: body) { _, _ in }
+    }
+}
+
+extension APIRequest: TemplatedOperation {
+    /// The operation ID, unless it is the default one, which names the path's values: then the method and the
+    /// path's template (`GET /users/{}`), or the method alone when the path has no template.
+    var boundedOperationID: String {
+        guard operationID == Self.defaultOperationID(method, path) else { return operationID }
+        return path.template.map { "\(method.rawValue) \($0)" } ?? method.rawValue
     }
 }

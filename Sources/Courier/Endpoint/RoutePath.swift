@@ -23,13 +23,21 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
     /// The absolute URL the path was made from with ``url(_:)``, else `nil` (the path is relative to the
     /// client's base URL).
     public let absoluteURL: URL?
+    /// The path with each interpolated value as `{}` (`/users/{}/repos`), for naming the operation in
+    /// metrics and traces without the values; `nil` for a path made from encoded text, segments or a URL.
+    public let template: String?
     /// The first value given as a segment that is `.` or `..`: no encoding of one is safe (WHATWG URL
     /// parsers and many servers read `%2E%2E` as `..` again), so a request with one is refused.
     var dotSegment: String?
 
     /// A path from text that is already percent-encoded where needed, such as a `Link` header's URL path.
     public init(encoded: String) {
+        self.init(encoded: encoded, template: nil)
+    }
+
+    private init(encoded: String, template: String?) {
         self.encoded = encoded
+        self.template = template
         absoluteURL = nil
     }
 
@@ -52,6 +60,7 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
         let query = components?.percentEncodedQuery.map { "?" + $0 } ?? ""
         encoded = (path.isEmpty ? "/" : path) + query
         absoluteURL = url.absoluteURL
+        template = nil
     }
 
     /// Whether `text` is a dot-segment, which makes a request invalid (see ``dotSegment``).
@@ -73,17 +82,21 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
 
 extension RoutePath: ExpressibleByStringInterpolation {
     /// A path from a literal without interpolations.
-    public init(stringLiteral value: String) { self.init(encoded: PercentEncoding.pathLiteral.encode(value)) }
+    public init(stringLiteral value: String) {
+        let encoded = PercentEncoding.pathLiteral.encode(value)
+        self.init(encoded: encoded, template: encoded)
+    }
 
     /// A path from an interpolated literal.
     public init(stringInterpolation: StringInterpolation) {
-        self.init(encoded: stringInterpolation.encoded)
+        self.init(encoded: stringInterpolation.encoded, template: stringInterpolation.template)
         dotSegment = stringInterpolation.dotSegment
     }
 
     /// Builds a path: literal text stays, interpolated values become encoded segments.
     public struct StringInterpolation: StringInterpolationProtocol {
         var encoded: String
+        var template = ""
         var dotSegment: String?
 
         /// Reserves room for the literal.
@@ -94,7 +107,9 @@ extension RoutePath: ExpressibleByStringInterpolation {
 
         /// Appends literal text.
         public mutating func appendLiteral(_ literal: String) {
-            encoded += PercentEncoding.pathLiteral.encode(literal)
+            let text = PercentEncoding.pathLiteral.encode(literal)
+            encoded += text
+            template += text
         }
 
         /// Appends a value as one percent-encoded segment (`/` becomes `%2F`). A value of `.` or `..` makes
@@ -113,10 +128,12 @@ extension RoutePath: ExpressibleByStringInterpolation {
         private mutating func appendSegment(_ text: String) {
             if dotSegment == nil, RoutePath.isDotSegment(text) { dotSegment = text }
             encoded += RoutePath.segment(text)
+            template += "{}"
         }
 
         /// Appends text that is already encoded, as a literal: `"/files/\(raw: "a/b")"` keeps the `/`.
         public mutating func appendInterpolation(raw value: String) {
+            template += "{}"
             encoded += PercentEncoding.pathLiteral.encode(value)
         }
     }

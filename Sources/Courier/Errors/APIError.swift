@@ -204,6 +204,10 @@ extension APIError {
         /// compressed data is corrupt or cut short.
         public static let contentDecoding = Kind(.contentDecoding)
 
+        /// The kind's stable name, its static property's (`timedOut`, `apiError`, …): a low-cardinality label for
+        /// metrics and traces, which never changes with the wording of ``description``.
+        public var name: String { "\(code)" }
+
         /// The kind in words, as error descriptions show it.
         public var description: String {
             switch code {

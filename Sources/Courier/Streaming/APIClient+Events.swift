@@ -120,6 +120,11 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private var nextPending = 0
         /// Reconnection attempts since the last event.
         private var attempts = 0
+        /// Body bytes read on the current connection.
+        private var bytes = 0
+        /// A failure found in the middle of a chunk, thrown once the events before it are handed out.
+        private var failure: APIError?
+        private var outputs: [ServerSentEventParser.Output] = []
 
         init(sequence: ServerSentEvents) {
             self.sequence = sequence
@@ -137,6 +142,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             while nextPending == pending.count {
                 pending.removeAll(keepingCapacity: true)
                 nextPending = 0
+                if let failure {
+                    self.failure = nil
+                    throw failure
+                }
                 guard reader != nil, let stream else { return nil }
                 let chunk: HTTPBody.ByteChunk?
                 do {
@@ -144,11 +153,13 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 } catch {
                     reader = nil
                     let failure = stream.failure.receiving(error, response: stream.response)
+                    stream.ended(failure, bytes: bytes)
                     try await reconnect(after: failure)
                     continue
                 }
                 guard let chunk else {
                     reader = nil
+                    stream.ended(nil, bytes: bytes)
                     guard policy.reconnectsAfterEnd, stream.response.status != .noContent else { return nil }
                     try await reconnect(
                         after: stream.failure.error(
@@ -156,14 +167,18 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                             response: stream.response))
                     continue
                 }
+                bytes += chunk.count
+                outputs.removeAll(keepingCapacity: true)
                 do {
-                    for output in try parser.feed(chunk) {
-                        if case .event(let event) = output { pending.append(event) }
-                    }
+                    try parser.feed(chunk, into: &outputs)
                 } catch {
                     reader = nil
                     self.stream = nil
-                    throw stream.failure.receiving(error, response: stream.response)
+                    failure = stream.failure.receiving(error, response: stream.response)
+                    stream.ended(failure, bytes: bytes)
+                }
+                for output in outputs {
+                    if case .event(let event) = output { pending.append(event) }
                 }
             }
             attempts = 0
@@ -173,6 +188,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
 
         private mutating func connect(_ opened: OpenedStream) {
             stream = opened
+            bytes = 0
             // `204 No Content` tells a client to stop reconnecting: the stream is over.
             reader =
                 opened.response.status == .noContent

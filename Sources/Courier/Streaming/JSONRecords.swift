@@ -11,11 +11,13 @@ extension APIClient {
     /// ``APIClient/events(_:reconnecting:idleTimeout:)``: middleware, redirects, status validation with the
     /// API's error body, time limits up to the response head, cancel-by-type until the head. Each record is
     /// decoded with the endpoint's decoder (else the client's); the endpoint's envelope is not applied to
-    /// records. A record longer than `maxRecordSize` (the client's ``APIClient/Configuration/maxBodySize``
-    /// unless given) ends the sequence with ``APIError/Kind/bodyTooLarge`` without being held in memory,
+    /// records, and the HTTP cache neither stores nor answers a stream. A record longer than `maxRecordSize`
+    /// bytes, its line end included (the client's ``APIClient/Configuration/maxBodySize`` unless given), ends
+    /// the sequence with ``APIError/Kind/bodyTooLarge`` (after the records before it) without being held,
     /// so a stream of any length is read in bounded memory; a record that doesn't decode ends it with
-    /// ``APIError/Kind/decoding``, naming the record. With an `idleTimeout`, a gap longer than that between
-    /// chunks ends it with ``APIError/Kind/timedOut``. Leaving the loop closes the connection.
+    /// ``APIError/Kind/decoding``, naming the record; after an error the sequence is over. With an
+    /// `idleTimeout`, a gap longer than that between chunks ends it with ``APIError/Kind/timedOut``. Leaving
+    /// the loop closes the connection.
     /// ```swift
     /// for try await line in client.records(APIRequest<LogLine>.get("/v1/logs")) {
     ///     print(line.message)
@@ -50,7 +52,7 @@ public enum RecordFormat: Sendable, Hashable {
     var accept: String {
         switch self {
         case .jsonLines: "application/jsonl, application/x-ndjson, application/json;q=0.5"
-        case .jsonSequence: "application/json-seq, application/json;q=0.5"
+        case .jsonSequence: "application/json-seq"
         }
     }
 }
@@ -84,6 +86,12 @@ public struct JSONRecords<Value: Decodable & Sendable>: AsyncSequence, Sendable 
         private var nextPending = 0
         /// Records handed out so far, to name the one that fails.
         private var count = 0
+        /// Body bytes read so far.
+        private var bytes = 0
+        /// A failure found in the middle of a chunk, thrown once the records before it are handed out.
+        private var failure: APIError?
+        /// The sequence has ended (or failed): `next()` returns `nil`.
+        private var done = false
 
         init(sequence: JSONRecords) {
             self.sequence = sequence
@@ -100,13 +108,22 @@ public struct JSONRecords<Value: Decodable & Sendable>: AsyncSequence, Sendable 
                     reader = StreamReader(body: body, idleTimeout: sequence.idleTimeout)
                 }
             }
-            guard let stream else { return nil }
+            guard let stream, !done else { return nil }
             while nextPending == pending.count {
                 pending.removeAll(keepingCapacity: true)
                 nextPending = 0
-                guard reader != nil else { return nil }
+                if let failure {
+                    done = true
+                    throw failure
+                }
+                guard reader != nil else {
+                    done = true
+                    stream.ended(nil, bytes: bytes)
+                    return nil
+                }
                 do {
                     if let chunk = try await reader?.next() {
+                        bytes += chunk.count
                         try splitter.feed(chunk, into: &pending)
                     } else {
                         reader = nil
@@ -114,7 +131,8 @@ public struct JSONRecords<Value: Decodable & Sendable>: AsyncSequence, Sendable 
                     }
                 } catch {
                     reader = nil
-                    throw stream.failure.receiving(error, response: stream.response)
+                    failure = stream.failure.receiving(error, response: stream.response)
+                    stream.ended(failure, bytes: bytes)
                 }
             }
             let record = pending[nextPending]
@@ -124,10 +142,14 @@ public struct JSONRecords<Value: Decodable & Sendable>: AsyncSequence, Sendable 
                 return try sequence.decoder.decode(Value.self, from: Data(record))
             } catch {
                 reader = nil
-                throw stream.failure.error(
+                done = true
+                pending.removeAll()
+                let failure = stream.failure.error(
                     .decoding, phase: .decoding,
                     message: "record \(count) as \(Value.self): \(FailureContext.describe(error))", underlying: error,
                     response: stream.response, body: Data(record))
+                stream.ended(failure, bytes: bytes)
+                throw failure
             }
         }
     }
@@ -147,13 +169,37 @@ struct RecordSplitter {
         self.maxRecordSize = maxRecordSize
     }
 
-    private var delimiter: UInt8 { format == .jsonLines ? 0x0A : 0x1E }
+    /// Where the next record ends in `bytes`: at an LF for JSON Lines; for a JSON text sequence at an RS, or
+    /// at an LF once the record's JSON text is complete.
+    private mutating func nextEnd(in bytes: ArraySlice<UInt8>) -> Int? {
+        guard format == .jsonSequence else { return Self.firstIndex(of: 0x0A, in: bytes) }
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == 0x1E {
+                scanner = JSONTextScanner()
+                return index
+            }
+            guard inRecord else { continue }
+            scanner.scan(byte)
+            if byte == 0x0A && scanner.isComplete {
+                scanner = JSONTextScanner()
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// Where the JSON text of the record being read stands, so that a JSON text sequence's record is handed
+    /// out at the LF that ends it rather than when the next RS arrives.
+    private var scanner = JSONTextScanner()
 
     /// Appends the records `chunk` completes.
     mutating func feed(_ chunk: ArraySlice<UInt8>, into records: inout [ArraySlice<UInt8>]) throws {
         var bytes = chunk
-        while let end = Self.firstIndex(of: delimiter, in: bytes) {
-            let part = bytes[..<end]
+        while let end = nextEnd(in: bytes) {
+            // A record ends before an RS or a JSON Lines LF, and with the LF after a complete JSON text.
+            let endsAfter = bytes[end] == 0x0A && format == .jsonSequence
+            let part = endsAfter ? bytes[...end] : bytes[..<end]
             if partial.isEmpty {
                 try complete(part, into: &records)
             } else {
@@ -185,9 +231,13 @@ struct RecordSplitter {
             guard record.contains(where: { !Self.isWhitespace($0) }) else { return }
             records.append(record.last == 0x0D ? record.dropLast() : record)
         case .jsonSequence:
-            // What comes before the first RS isn't a record; after that, each RS starts one.
-            defer { inRecord = true }
-            guard inRecord, let last = record.last(where: { !Self.isWhitespace($0) }) else { return }
+            // What comes before the first RS isn't a record, and must be blank; after that, each RS starts one.
+            guard inRecord else {
+                guard !record.contains(where: { !Self.isWhitespace($0) }) else { throw NoRecordSeparator() }
+                inRecord = true
+                return
+            }
+            guard let last = record.last(where: { !Self.isWhitespace($0) }) else { return }
             // RFC 7464 §2.4: a text that isn't self-delimiting (a number, true, false, null) is truncated
             // unless whitespace follows it.
             if !Self.isWhitespace(record[record.index(before: record.endIndex)]),
@@ -217,6 +267,52 @@ struct RecordTooLarge: StreamFailure {
     let limit: Int
     var kind: APIError.Kind { .bodyTooLarge }
     var description: String { "a record grew past \(BodyCollector.TooLarge.text(bytes: limit)) without ending" }
+}
+
+/// A JSON text sequence with text before its first RS (0x1E): not a JSON text sequence.
+struct NoRecordSeparator: StreamFailure {
+    var kind: APIError.Kind { .decoding }
+    var description: String { "the body is not a JSON text sequence: it has text before its first RS (0x1E)" }
+}
+
+/// Follows a JSON text byte by byte, only as far as telling when a top-level value is complete: nesting,
+/// strings and their escapes, and a bare number or literal ending at whitespace.
+struct JSONTextScanner {
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    private var started = false
+    /// A top-level value has ended.
+    private(set) var isComplete = false
+
+    mutating func scan(_ byte: UInt8) {
+        if inString {
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+                if depth == 0 { isComplete = true }
+            }
+            return
+        }
+        switch byte {
+        case UInt8(ascii: "\""):
+            inString = true
+            started = true
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            depth += 1
+            started = true
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            depth -= 1
+            if depth <= 0 { isComplete = true }
+        case 0x20, 0x09, 0x0A, 0x0D:
+            if started && depth == 0 { isComplete = true }
+        default:
+            started = true
+        }
+    }
 }
 
 /// An RFC 7464 record that may have been cut short.

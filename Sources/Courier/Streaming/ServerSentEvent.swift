@@ -66,10 +66,17 @@ struct ServerSentEventParser {
         try feed(ArraySlice(bytes))
     }
 
-    /// The events and comments `chunk` completes. Lines are found a run of bytes at a time; a line is copied
-    /// only when it spans chunks.
+    /// The events and comments `chunk` completes.
     mutating func feed(_ chunk: ArraySlice<UInt8>) throws -> [Output] {
         var outputs: [Output] = []
+        try feed(chunk, into: &outputs)
+        return outputs
+    }
+
+    /// Appends the events and comments `chunk` completes to `outputs`; those before a line past the limit are
+    /// appended before it throws. Lines are found a run of bytes at a time; a line is copied only when it
+    /// spans chunks.
+    mutating func feed(_ chunk: ArraySlice<UInt8>, into outputs: inout [Output]) throws {
         var bytes = chunk
         while let seen = bomBytesSeen, let byte = bytes.first {
             if byte == Self.bom[seen] {
@@ -113,7 +120,6 @@ struct ServerSentEventParser {
             }
             bytes = bytes[next...]
         }
-        return outputs
     }
 
     private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]

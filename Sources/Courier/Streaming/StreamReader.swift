@@ -9,6 +9,8 @@ struct Opening: ResponseConsumer {
     let contentType: String?
 
     static var isShareable: Bool { false }
+    /// Read as it arrives: never cached, and observed until the stream ends (or its iterator goes away).
+    static var isStream: Bool { true }
 
     func consume(_ delivery: Delivery, client: APIClient) async throws(APIError) -> OpenedStream {
         let response = delivery.response
@@ -16,7 +18,9 @@ struct Opening: ResponseConsumer {
             in: .whitespaces)
         // A 204 carries no body (it ends a stream); anything else must be of the expected type.
         guard let contentType, response.status != .noContent, type?.lowercased() != contentType else {
-            return OpenedStream(body: delivery.body, response: response, failure: client.failureContext(for: delivery))
+            return OpenedStream(
+                body: delivery.body, response: response, failure: client.failureContext(for: delivery),
+                observer: delivery.observer)
         }
         throw client.failureContext(for: delivery).error(
             .decoding, phase: .receiving,
@@ -29,8 +33,15 @@ struct OpenedStream: Sendable {
     let body: HTTPBody?
     let response: HTTPResponse
     let failure: FailureContext
+    /// The call's metrics and tracing, when on.
+    let observer: CallObserver?
     /// Whether the request's body can be sent again, for a reconnection.
     var replayable = true
+
+    /// Ends the call's observation: the stream ended (`nil`) or failed, after `bytes` of body.
+    func ended(_ error: APIError?, bytes: Int) {
+        observer?.finish(error, responseBytes: bytes)
+    }
 }
 
 /// Reads a streamed response body chunk by chunk, for ``ServerSentEvents`` and ``JSONRecords``.
@@ -100,6 +111,8 @@ private final class PumpOwner: Sendable {
     }
 
     deinit {
+        // Ending the pump also wakes a reader waiting for room, which a cancellation alone would not.
+        pump.close()
         reading.cancel()
         watching.cancel()
     }
@@ -157,7 +170,12 @@ private final class ChunkPump: Sendable {
                         if resumeNow { continuation.resume() }
                     }
                 }
-                if state.withLock({ $0.end != nil }) { return }
+                // Reading again: the idle clock restarts, however room was made.
+                let ended = state.withLock { state in
+                    if state.end == nil { state.readingSince = .now }
+                    return state.end != nil
+                }
+                if ended { return }
             }
             finish(.success(()))
         } catch {
@@ -216,6 +234,11 @@ private final class ChunkPump: Sendable {
         }
         if idle { finish(.failure(IdleTimeout(limit: idleTimeout))) }
         return idle
+    }
+
+    /// Ends the pump because its consumer went away.
+    func close() {
+        finish(.failure(CancellationError()))
     }
 
     /// Ends the pump (the first ending wins), waking whoever waits; an early end cancels the read.

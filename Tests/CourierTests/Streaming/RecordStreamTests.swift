@@ -36,9 +36,29 @@ struct RecordStreamTests {
     }
 
     @Test(arguments: [nil, 1, 2])
-    func jsonSequenceSplitsOnRSAndSkipsEmptyRecordsAndWhatPrecedesTheFirstRS(chunkSize: Int?) throws {
-        let input = "junk\u{1E}{\"n\":1}\n\u{1E}\u{1E}\u{1E}[2]\n\u{1E}\"three\""
+    func jsonSequenceSplitsOnRSAndSkipsEmptyRecords(chunkSize: Int?) throws {
+        let input = "\n \u{1E}{\"n\":1}\n\u{1E}\u{1E}\u{1E}[2]\n\u{1E}\"three\""
         #expect(try split(input, .jsonSequence, chunkSize: chunkSize) == ["{\"n\":1}\n", "[2]\n", "\"three\""])
+    }
+
+    @Test func textBeforeTheFirstRSIsNotAJSONTextSequence() {
+        #expect(throws: NoRecordSeparator.self) { try split("{\"n\":1}\n", .jsonSequence) }
+        #expect(throws: NoRecordSeparator.self) { try split("junk\u{1E}{}\n", .jsonSequence) }
+    }
+
+    /// A record is handed out at the LF that ends its JSON text, before the next RS arrives (a server may
+    /// pause between records), even when the text has LFs of its own, in strings or between tokens.
+    @Test(arguments: [nil, 1])
+    func aJSONSequenceRecordEndsAtTheLFAfterACompleteText(chunkSize: Int?) throws {
+        var splitter = RecordSplitter(format: .jsonSequence, maxRecordSize: 1024)
+        var records: [ArraySlice<UInt8>] = []
+        let first = Array("\u{1E}{\n  \"a\": \"x}\\\"\\n\",\n  \"b\": [1,\n 2]\n}\n".utf8)
+        for start in stride(from: 0, to: first.count, by: chunkSize ?? first.count) {
+            try splitter.feed(first[start..<min(start + (chunkSize ?? first.count), first.count)], into: &records)
+        }
+        #expect(records.count == 1, "\(records.map { String(decoding: $0, as: UTF8.self) })")
+        try splitter.feed(Array("\u{1E}42\n\u{1E}\"s\"\n".utf8)[...], into: &records)
+        #expect(records.map { String(decoding: $0, as: UTF8.self) }.dropFirst() == ["42\n", "\"s\"\n"])
     }
 
     @Test(arguments: ["\u{1E}123", "\u{1E}tru", "\u{1E}null\u{1E}{}\n"])
@@ -65,6 +85,58 @@ struct RecordStreamTests {
             received.append(record)
         }
         #expect(received == (0..<2000).map { Record(n: $0, pad: String(repeating: "x", count: 40)) })
+    }
+
+    @Test func aJSONSequenceRecordArrivesBeforeTheNextOneStarts() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        // Records 2 s apart against a 1 s idle timeout: record 0 must arrive on its own, before the gap.
+        let request = APIRequest<Record>.get(
+            "/testing/records", query: ["count": 2, "intervalMs": 2000, "format": "json-seq"])
+        var numbers: [Int] = []
+        let error = await #expect(throws: APIError.self) {
+            for try await record in client.records(request, format: .jsonSequence, idleTimeout: .seconds(1)) {
+                numbers.append(record.n)
+            }
+        }
+        #expect(numbers == [0])
+        #expect(error?.kind == .timedOut)
+    }
+
+    /// The demo server writes these records in one batch, so each failure is found in the same chunk as
+    /// the records before it, which must still be handed out, in order, before the error.
+    @Test func recordsBeforeAFailureInTheSameChunkAreHandedOutFirst() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let tooLong = APIRequest<Record>.get("/testing/records", query: ["count": 10, "pad": 10, "bigAt": 5])
+        var numbers: [Int] = []
+        let tooLarge = await #expect(throws: APIError.self) {
+            for try await record in client.records(tooLong, maxRecordSize: 100) { numbers.append(record.n) }
+        }
+        #expect(numbers == [0, 1, 2, 3, 4])
+        #expect(tooLarge?.kind == .bodyTooLarge)
+
+        let broken = APIRequest<Record>.get("/testing/records", query: ["count": 100, "pad": 100, "badAt": 30])
+        var iterator = client.records(broken).makeAsyncIterator()
+        for expected in 0..<30 { #expect(try await iterator.next()?.n == expected) }
+        let error = await #expect(throws: APIError.self) { _ = try await iterator.next() }
+        #expect(error?.kind == .decoding)
+        // After the failure the sequence is over.
+        #expect(try await iterator.next()?.n == nil)
+    }
+
+    @Test func cancellingTheConsumerEndsRecordsWithCancelled() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let request = APIRequest<Record>.get("/testing/records", query: ["count": 100, "intervalMs": 1000])
+        let task = Task {
+            for try await _ in client.records(request, idleTimeout: .seconds(30)) {}
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error as APIError) = result else {
+            Issue.record("expected a cancellation, got \(result)")
+            return
+        }
+        #expect(error.kind == .cancelled)
     }
 
     @Test func crlfLineEndsAreRead() async throws {

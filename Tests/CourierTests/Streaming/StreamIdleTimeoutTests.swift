@@ -73,6 +73,32 @@ struct StreamIdleTimeoutTests {
         #expect(ticks == [0, 1, 2, 3, 4, 5])
     }
 
+    /// With an idle timeout the body is read ahead; leaving the loop while that read-ahead is full (the server
+    /// writes faster than the loop reads) must still close the connection. Over AsyncHTTPClient, whose
+    /// backpressure holds the server back until the client leaves (URLSession on Linux reads up to 64 MiB ahead,
+    /// so the server would finish writing first and never see a close).
+    @Test(arguments: [TransportUnderTest.httpClient, .openAPIAsyncHTTPClient])
+    func leavingTheLoopWithAFullReadAheadClosesTheConnection(transport: TransportUnderTest) async throws {
+        let client = try await transport.demoClient()
+        let key = "idle-leave-\(transport)-\(UUID().uuidString.prefix(8))"
+        // 1,000 events of 64 KiB: far more than the socket buffers and the read-ahead hold.
+        let request = APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 1000, "pad": 65536])
+        var received = 0
+        for try await _ in client.events(request, reconnecting: .never, idleTimeout: .seconds(30)) {
+            received += 1
+            // The read-ahead fills while the loop waits, and is full again when it leaves.
+            try await Task.sleep(for: .milliseconds(300))
+            if received == 2 { break }
+        }
+        var closed = 0
+        for _ in 0..<250 {
+            closed = try await client.send(APIRequest<Stats>.get("/testing/events/\(key)/stats")).closed
+            if closed == 1 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(closed == 1, "the server did not see the connection close within 5 s")
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func aGapLongerThanTheIdleTimeoutEndsRecordsWithTimedOut(transport: TransportUnderTest) async throws {
         struct Record: Decodable, Sendable { let n: Int }

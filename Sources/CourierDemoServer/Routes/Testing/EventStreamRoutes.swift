@@ -6,9 +6,9 @@ import Synchronization
 
 /// Server-sent events, for streaming tests and the tour:
 ///
-/// - `GET|POST /testing/events/{key}?count=N&intervalMs=M&retry=R&dropAfter=K&stopWith204=1`: a
+/// - `GET|POST /testing/events/{key}?count=N&intervalMs=M&retry=R&dropAfter=K&stopWith204=1&pad=P`: a
 ///   `text/event-stream` of events 0..<N (default 5) M ms apart (default 0), event i being `id: i`,
-///   `event: tick`, `data: {"n":i}`; it starts after the request's `Last-Event-ID` when there is one. `retry`
+///   `event: tick`, `data: {"n":i}` (with `"pad":"xx…"`, P x's, when P > 0); it starts after the request's `Last-Event-ID` when there is one. `retry`
 ///   sends `retry: R` first; on the key's first connection, `dropAfter` sends half of the event after K and
 ///   then closes the connection, without ending the body properly; `stopWith204` answers every later
 ///   connection `204 No Content`, and `reconnectStatus=S` answers them `S` with `{"message": …}`. A comment line (`: tick`) comes
@@ -36,6 +36,7 @@ enum EventStreamRoutes {
             let interval = try query.integer("intervalMs", default: 0, in: 0...60_000)
             let retry = try query.optionalInteger("retry", in: 0...600_000)
             let dropAfterOnFirst = try query.optionalInteger("dropAfter", in: 0...1_000_000)
+            let padding = String(repeating: "x", count: try query.integer("pad", default: 0, in: 0...1_048_576))
             let lastEventID = request.headers[.lastEventID] ?? ""
             let start = (Int(lastEventID) ?? -1) + 1
             let opened = counters.stats.withLock { stats in
@@ -65,7 +66,8 @@ enum EventStreamRoutes {
                                 throw DroppedOnPurpose()
                             }
                             if sent > 0 && interval > 0 { try await Task.sleep(for: .milliseconds(interval)) }
-                            let event = ": tick\nid: \(index)\nevent: tick\ndata: {\"n\":\(index)}\n\n"
+                            let data = padding.isEmpty ? "{\"n\":\(index)}" : "{\"n\":\(index),\"pad\":\"\(padding)\"}"
+                            let event = ": tick\nid: \(index)\nevent: tick\ndata: \(data)\n\n"
                             try await writer.write(ByteBuffer(string: event))
                         }
                         completed = true

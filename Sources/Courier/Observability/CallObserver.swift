@@ -1,0 +1,252 @@
+import CoreMetrics
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Synchronization
+import Tracing
+
+/// What one call (a `send`, a download, a page, a stream) reports to swift-metrics and
+/// swift-distributed-tracing. Made only when the process (or the calling task, with `withMetricsFactory` or
+/// `withTracer`) has a backend: otherwise ``start(route:request:client:)`` returns `nil` after two checks and
+/// nothing else is done, allocated or recorded.
+///
+/// Tracing follows the OpenTelemetry HTTP client conventions: one span per call (`GET /users/{}`, kind
+/// client) with `http.request.method`, `url.full` (redacted), `url.template`, `server.address`,
+/// `server.port`, `http.response.status_code`, `error.type` and `courier.retry_count`; under it one span per
+/// request the transport sends (each attempt and each redirect hop) with `http.request.resend_count` from the
+/// second on, whose context is injected into the request's header fields (`traceparent` with a W3C
+/// propagator). Every span ends exactly once: when the response is consumed, on every error, on
+/// cancellation, and for a stream when it ends or is dropped.
+///
+/// Metrics (dimensions bounded: the operation, the method, the outcome, the status code; never a URL):
+/// `courier.client.request.duration` (timer), `courier.client.requests.in_flight` (meter),
+/// `courier.client.errors` (counter, by ``APIError/Kind``), `courier.client.retries` and
+/// `courier.client.redirects` (counters), `courier.client.request.body.size` and
+/// `courier.client.response.body.size` (recorders, bytes).
+final class CallObserver: Sendable {
+    private struct State {
+        var status: HTTPResponse.Status?
+        var attempts = 0
+        var redirects = 0
+        var transportCalls = 0
+        var finished = false
+    }
+
+    let operation: String
+    let method: String
+    private let metrics: (any MetricsFactory)?
+    private let tracer: (any Tracer)?
+    private let span: (any Span)?
+    private let started: ContinuousClock.Instant
+    private let state = Mutex(State())
+
+    /// Starts observing a call, or returns `nil` when neither a metrics backend nor a tracer is bootstrapped.
+    static func start(route: some Route, request: HTTPRequest, client: APIClient) -> CallObserver? {
+        let factory = MetricsSystem.factory
+        let metrics: (any MetricsFactory)? = factory is NOOPMetricsHandler ? nil : factory
+        let found = InstrumentationSystem.tracer
+        let tracer: (any Tracer)? = found is NoOpTracer ? nil : found
+        guard metrics != nil || tracer != nil else { return nil }
+        return CallObserver(route: route, request: request, client: client, metrics: metrics, tracer: tracer)
+    }
+
+    private init(
+        route: some Route, request: HTTPRequest, client: APIClient, metrics: (any MetricsFactory)?,
+        tracer: (any Tracer)?
+    ) {
+        let operation = Self.operation(of: route)
+        let method = request.method.rawValue
+        self.operation = operation
+        self.method = method
+        self.metrics = metrics
+        self.tracer = tracer
+        started = .now
+        if let tracer {
+            let template = route.path.template
+            let span = tracer.startSpan(
+                template.map { "\(method) \($0)" } ?? method, context: InstrumentationContext.current ?? .topLevel,
+                ofKind: .client)
+            let url = client.fullURL(of: request)
+            span.updateAttributes { attributes in
+                attributes["http.request.method"] = method
+                attributes["url.full"] = client.configuration.redaction.redact(url: url)
+                if let template { attributes["url.template"] = template }
+                if let parsed = URL(string: url), let host = parsed.host() {
+                    attributes["server.address"] = host
+                    attributes["server.port"] = parsed.port ?? (parsed.scheme == "https" ? 443 : 80)
+                }
+                attributes["courier.operation"] = operation
+            }
+            self.span = span
+        } else {
+            span = nil
+        }
+        if let metrics {
+            Meter(label: "courier.client.requests.in_flight", dimensions: [("operation", operation)], factory: metrics)
+                .increment()
+        }
+    }
+
+    /// The operation as a bounded metric dimension: an ``APIRequest``'s default ID names its path template
+    /// (`GET /users/{}`), never the values in the path.
+    static func operation(of route: some Route) -> String {
+        if let request = route as? any TemplatedOperation { return request.boundedOperationID }
+        return route.operationID
+    }
+
+    /// Runs `send` for one request to the transport under a child span whose context is injected into
+    /// `head`'s fields.
+    func transportCall<T>(
+        _ head: HTTPRequest, _ send: (HTTPRequest) async throws -> (HTTPResponse, T)
+    ) async throws -> (HTTPResponse, T) {
+        let index = state.withLock { state in
+            defer { state.transportCalls += 1 }
+            return state.transportCalls
+        }
+        guard let tracer, let span else { return try await send(head) }
+        var head = head
+        let attempt = tracer.startSpan(method, context: span.context, ofKind: .client)
+        attempt.updateAttributes { attributes in
+            attributes["http.request.method"] = method
+            if index > 0 { attributes["http.request.resend_count"] = index }
+        }
+        tracer.inject(attempt.context, into: &head.headerFields, using: HTTPFieldsInjector())
+        do {
+            let result = try await send(head)
+            attempt.attributes["http.response.status_code"] = Int(result.0.status.code)
+            if result.0.status.code >= 400 {
+                attempt.attributes["error.type"] = String(result.0.status.code)
+                attempt.setStatus(SpanStatus(code: .error))
+            }
+            attempt.end()
+            return result
+        } catch {
+            attempt.attributes["error.type"] = Task.isCancelled ? "cancelled" : "transport"
+            attempt.recordError(error)
+            attempt.setStatus(SpanStatus(code: .error))
+            attempt.end()
+            throw error
+        }
+    }
+
+    /// Notes what the pipeline delivered: the final status, the attempts a retry middleware counted and the
+    /// redirects followed.
+    func delivered(status: HTTPResponse.Status, attempts: Int, redirects: Int) {
+        state.withLock { state in
+            state.status = status
+            state.attempts = attempts
+            state.redirects = redirects
+        }
+    }
+
+    /// Ends the call (only the first call counts): records its metrics and ends its span.
+    func finish(_ error: APIError?, requestBytes: Int? = nil, responseBytes: Int? = nil) {
+        let snapshot: State? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.finished = true
+            if let error {
+                if let status = error.status { state.status = status }
+                state.attempts = max(state.attempts, error.attempts ?? 0)
+                state.redirects = max(state.redirects, error.redirects.count)
+            }
+            return state
+        }
+        guard let snapshot else { return }
+        let retries = max(snapshot.attempts - 1, 0)
+        let outcome = error?.kind.name ?? "success"
+        if let metrics {
+            let operation = [("operation", operation)]
+            Meter(label: "courier.client.requests.in_flight", dimensions: operation, factory: metrics).decrement()
+            CoreMetrics.Timer(
+                label: "courier.client.request.duration",
+                dimensions: [
+                    ("operation", self.operation), ("method", method), ("outcome", outcome),
+                    ("status", snapshot.status.map { String($0.code) } ?? "none"),
+                ], factory: metrics
+            ).recordInterval(since: started)
+            if let error {
+                Counter(
+                    label: "courier.client.errors", dimensions: operation + [("kind", error.kind.name)],
+                    factory: metrics
+                ).increment()
+            }
+            if retries > 0 {
+                Counter(label: "courier.client.retries", dimensions: operation, factory: metrics).increment(by: retries)
+            }
+            if snapshot.redirects > 0 {
+                Counter(label: "courier.client.redirects", dimensions: operation, factory: metrics)
+                    .increment(by: snapshot.redirects)
+            }
+            if let requestBytes {
+                Recorder(label: "courier.client.request.body.size", dimensions: operation, factory: metrics)
+                    .record(requestBytes)
+            }
+            if let responseBytes {
+                Recorder(label: "courier.client.response.body.size", dimensions: operation, factory: metrics)
+                    .record(responseBytes)
+            }
+        }
+        guard let span else { return }
+        span.updateAttributes { attributes in
+            if let status = snapshot.status { attributes["http.response.status_code"] = Int(status.code) }
+            if retries > 0 { attributes["courier.retry_count"] = retries }
+            if let error {
+                // OpenTelemetry: the status code for an error status, else a low-cardinality name of the failure.
+                let statusError = error.kind == .unacceptableStatus || error.kind == .apiError
+                attributes["error.type"] = statusError ? (error.status.map { String($0.code) } ?? outcome) : outcome
+            }
+        }
+        if let error {
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error))
+        }
+        span.end()
+    }
+
+    /// Runs `operation` with the call's span as the task's current context, so spans that middleware starts
+    /// nest under it.
+    func bound<T>(_ operation: () async throws(APIError) -> T) async throws(APIError) -> T {
+        guard let context = span?.context else { return try await operation() }
+        let result: Result<T, APIError> = await InstrumentationContext.$current.withValue(context) {
+            do throws(APIError) {
+                return .success(try await operation())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// A stream dropped before it ended ends its call here: the consumer left, which is no failure.
+    deinit {
+        finish(nil)
+    }
+}
+
+extension HTTPBody {
+    /// The length, when it is known in advance.
+    var knownLength: Int? {
+        if case .known(let length) = length { Int(length) } else { nil }
+    }
+}
+
+extension CoreMetrics.Timer {
+    /// Records the time since `start`.
+    fileprivate func recordInterval(since start: ContinuousClock.Instant) {
+        let elapsed = (ContinuousClock.now - start).components
+        recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+    }
+}
+
+/// Writes propagation fields (`traceparent`, `tracestate`, …) into a request's header fields.
+struct HTTPFieldsInjector: Injector {
+    func inject(_ value: String, forKey key: String, into fields: inout HTTPFields) {
+        guard let name = HTTPField.Name(key) else { return }
+        fields[name] = value
+    }
+}
+
+/// A route whose default operation ID holds values from its path, and so has a bounded form for metrics.
+protocol TemplatedOperation {
+    var boundedOperationID: String { get }
+}

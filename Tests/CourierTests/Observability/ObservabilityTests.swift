@@ -1,0 +1,196 @@
+import CoreMetrics
+import Courier
+import Foundation
+import HTTPTypes
+import InMemoryTracing
+import MetricsTestKit
+import Testing
+import Tracing
+
+@testable import Courier
+
+/// Metrics (swift-metrics' test kit) and spans (swift-distributed-tracing's in-memory tracer) for each way a
+/// call can end, end to end against the demo server. Each test binds its own factory and tracer to its task,
+/// so tests run in parallel without sharing a global backend.
+@Suite(.timeLimit(.minutes(1)))
+struct ObservabilityTests {
+    struct Echo: Decodable, Sendable {
+        let path: String
+        let headers: [[String]]
+    }
+
+    /// `body` with a fresh metrics factory and tracer bound to the task.
+    func observing(_ body: () async throws -> Void) async throws -> (TestMetrics, InMemoryTracer) {
+        let metrics = TestMetrics()
+        let tracer = InMemoryTracer()
+        try await withMetricsFactory(metrics) {
+            try await withTracer(tracer) { try await body() }
+        }
+        return (metrics, tracer)
+    }
+
+    func duration(_ metrics: TestMetrics, operation: String, outcome: String, status: String) -> [Int64] {
+        metrics.timers(
+            label: "courier.client.request.duration",
+            dimensions: [("operation", operation), ("method", "GET"), ("outcome", outcome), ("status", status)]
+        ).flatMap(\.values)
+    }
+
+    /// The call span (the one without a parent among those finished) and its children.
+    func spans(_ tracer: InMemoryTracer) throws -> (call: FinishedInMemorySpan, attempts: [FinishedInMemorySpan]) {
+        let finished = tracer.finishedSpans
+        let calls = finished.filter { span in !finished.contains { $0.spanID == span.parentSpanID } }
+        #expect(calls.count == 1, "\(finished.map(\.operationName))")
+        let call = try #require(calls.first)
+        return (call, finished.filter { $0.parentSpanID == call.spanID })
+    }
+
+    @Test func aSuccessIsTimedAndTracedWithItsTemplateAndTheContextReachesTheServer() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let id = 42
+        var echo: Echo?
+        let (metrics, tracer) = try await observing {
+            echo = try await client.send(APIRequest<Echo>.get("/echo/items/\(id)", query: ["key": "secret-key"]))
+        }
+        #expect(duration(metrics, operation: "GET /echo/items/{}", outcome: "success", status: "200").count == 1)
+        let inFlight = try metrics.expectMeter(
+            "courier.client.requests.in_flight", [("operation", "GET /echo/items/{}")])
+        #expect(inFlight.values == [1, 0])
+        let size = try metrics.expectRecorder(
+            "courier.client.response.body.size", [("operation", "GET /echo/items/{}")])
+        #expect((size.lastValue ?? 0) > 100)
+        #expect(metrics.counters.isEmpty, "no error, retry or redirect")
+
+        let (call, attempts) = try spans(tracer)
+        #expect(call.operationName == "GET /echo/items/{}")
+        #expect(call.kind == .client)
+        #expect(call.attributes["http.request.method"]?.toSpanAttribute() == "GET")
+        #expect(call.attributes["url.template"]?.toSpanAttribute() == "/echo/items/{}")
+        #expect(call.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+        #expect(call.attributes["server.address"]?.toSpanAttribute() == "127.0.0.1")
+        let url = "\(call.attributes["url.full"]?.toSpanAttribute() ?? "")"
+        #expect(url.contains("/echo/items/42") && !url.contains("secret-key"), "\(url)")
+        #expect(call.status?.code != .error)
+        #expect(attempts.count == 1)
+        #expect(attempts.first?.attributes["http.request.resend_count"] == nil)
+        // The attempt's context went out with the request.
+        let sent = Dictionary(
+            (echo?.headers ?? []).compactMap { $0.count == 2 ? ($0[0].lowercased(), $0[1]) : nil },
+            uniquingKeysWith: { first, _ in first })
+        #expect(sent[InMemoryTracer.spanIDKey] == attempts.first?.spanID)
+        #expect(sent[InMemoryTracer.traceIDKey] == call.traceID)
+    }
+
+    @Test func a404WithAnErrorBodyIsAnAPIErrorInBoth() async throws {
+        struct Message: Decodable, Sendable { let message: String }
+        let client = try await TransportUnderTest.httpClient.demoClient { $0.errorBody = Message.self }
+        let (metrics, tracer) = try await observing {
+            _ = await #expect(throws: APIError.self) { try await client.send(APIRequest<Echo>.get("/users/nobody")) }
+        }
+        #expect(duration(metrics, operation: "GET /users/nobody", outcome: "apiError", status: "404").count == 1)
+        #expect(
+            metrics.counterTotal(
+                label: "courier.client.errors", dimensions: [("operation", "GET /users/nobody"), ("kind", "apiError")])
+                == 1)
+        let (call, _) = try spans(tracer)
+        #expect(call.attributes["error.type"]?.toSpanAttribute() == "404")
+        #expect(call.attributes["http.response.status_code"]?.toSpanAttribute() == 404)
+        #expect(call.status?.code == .error)
+        #expect(call.errors.count == 1)
+    }
+
+    @Test func aRetried503CountsTheRetryAndEachAttemptIsASpan() async throws {
+        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), jitter: false))
+        let client = try await TransportUnderTest.httpClient.demoClient(middlewares: [retry])
+        let key = "observed-\(UUID().uuidString.prefix(8))"
+        let (metrics, tracer) = try await observing {
+            _ = try await client.send(APIRequest<Data>.get("/testing/flaky/\(key)", query: ["failures": 1]))
+        }
+        let operation = "GET /testing/flaky/{}"
+        #expect(duration(metrics, operation: operation, outcome: "success", status: "200").count == 1)
+        #expect(metrics.counterTotal(label: "courier.client.retries", dimensions: [("operation", operation)]) == 1)
+        let (call, attempts) = try spans(tracer)
+        #expect(call.attributes["courier.retry_count"]?.toSpanAttribute() == 1)
+        let ordered = attempts.sorted {
+            ($0.attributes["http.request.resend_count"]?.toSpanAttribute() == nil ? 0 : 1)
+                < ($1.attributes["http.request.resend_count"]?.toSpanAttribute() == nil ? 0 : 1)
+        }
+        #expect(ordered.map { $0.attributes["http.response.status_code"]?.toSpanAttribute() } == [503, 200])
+        #expect(ordered.last?.attributes["http.request.resend_count"]?.toSpanAttribute() == 1)
+        #expect(ordered.first?.status?.code == .error)
+    }
+
+    @Test func redirectsAreCountedAndEachHopIsASpan() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let (metrics, tracer) = try await observing {
+            _ = try await client.send(APIRequest<Data>.get("/redirect/count/2"))
+        }
+        let operation = "GET /redirect/count/2"
+        #expect(metrics.counterTotal(label: "courier.client.redirects", dimensions: [("operation", operation)]) == 2)
+        let (call, attempts) = try spans(tracer)
+        #expect(attempts.count == 3)
+        let resends = attempts.compactMap { $0.attributes["http.request.resend_count"]?.toSpanAttribute() }
+        #expect(resends.count == 2 && resends.contains(1) && resends.contains(2), "\(resends)")
+        #expect(call.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+    }
+
+    @Test func aTimeoutEndsTheSpanOnceAsTimedOut() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient { $0.timeout = .milliseconds(200) }
+        let (metrics, tracer) = try await observing {
+            _ = await #expect(throws: APIError.self) {
+                try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 5000]))
+            }
+        }
+        #expect(duration(metrics, operation: "GET /slow", outcome: "timedOut", status: "none").count == 1)
+        #expect(
+            metrics.counterTotal(
+                label: "courier.client.errors", dimensions: [("operation", "GET /slow"), ("kind", "timedOut")]) == 1)
+        let (call, _) = try spans(tracer)
+        #expect(call.attributes["error.type"]?.toSpanAttribute() == "timedOut")
+        #expect(tracer.activeSpans.isEmpty)
+    }
+
+    @Test func aCancelledCallEndsItsSpansAsCancelled() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let (metrics, tracer) = try await observing {
+            let task = Task { try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 5000])) }
+            try await Task.sleep(for: .milliseconds(200))
+            task.cancel()
+            _ = await task.result
+        }
+        #expect(duration(metrics, operation: "GET /slow", outcome: "cancelled", status: "none").count == 1)
+        let (call, attempts) = try spans(tracer)
+        #expect(call.attributes["error.type"]?.toSpanAttribute() == "cancelled")
+        #expect(attempts.count == 1)
+        #expect(tracer.activeSpans.isEmpty)
+    }
+
+    @Test func aStreamIsObservedUntilItEndsOrIsDropped() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let key = "observed-\(UUID().uuidString.prefix(8))"
+        let (metrics, tracer) = try await observing {
+            for try await _ in client.events(APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 3])) {}
+            var iterator = client.records(
+                APIRequest<EventStreamTests.Tick>.get("/testing/records", query: ["count": 1000])
+            )
+            .makeAsyncIterator()
+            _ = try await iterator.next()
+        }
+        // The event stream ended; the record stream's iterator was dropped after one record.
+        #expect(duration(metrics, operation: "GET /testing/events/{}", outcome: "success", status: "200").count == 1)
+        #expect(duration(metrics, operation: "GET /testing/records", outcome: "success", status: "200").count == 1)
+        #expect(tracer.finishedSpans.count == 4)
+        #expect(tracer.activeSpans.isEmpty)
+    }
+
+    @Test func nothingIsObservedWithoutABackend() async throws {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/")
+        let client = APIClient(baseURL: URL(filePath: "/"))
+        #expect(CallObserver.start(route: APIRequest<Data>.get("/"), request: request, client: client) == nil)
+        let observer = withMetricsFactory(TestMetrics()) {
+            CallObserver.start(route: APIRequest<Data>.get("/"), request: request, client: client)
+        }
+        #expect(observer != nil)
+        observer?.finish(nil)
+    }
+}
