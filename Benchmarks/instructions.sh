@@ -3,9 +3,11 @@
 # 1000) / 3000, so start-up and connection set-up cancel out. Exact for a given binary over the canned
 # transport; end to end they move by about ±1 % from run to run (event-loop turns depend on timing).
 # Builds courier-path in release; installs valgrind (and, for e2e, nginx) with apt-get when missing.
-#   Benchmarks/instructions.sh            # Courier's own path over a canned transport: GET + decode, a
-#                                         # PATCH with a query and a JSON body, and the GET answered by the
-#                                         # HTTP cache from memory and from disk (PATH_WORKLOADS to choose)
+#   Benchmarks/instructions.sh            # Courier's own path over a canned transport: GET + decode, the
+#                                         # GET from a client with metrics and tracing off (the difference is
+#                                         # what looking for a backend costs), a PATCH with a query and a JSON
+#                                         # body, and the GET answered by the HTTP cache from memory and from
+#                                         # disk (PATH_WORKLOADS to choose)
 #   Benchmarks/instructions.sh e2e        # GET + decode end to end against a loopback nginx, c = 1, for the
 #                                         # raw clients and each Courier variant (E2E_CLIENTS to choose)
 #   SCRATCH=.build-old Benchmarks/instructions.sh   # another build folder (to compare two checkouts)
@@ -57,7 +59,7 @@ report() {  # $1 workload, $2 low Ir, $3 high Ir
 case "$mode" in
 path)
     trap 'rm -rf "$work"' EXIT
-    for workload in ${PATH_WORKLOADS:-get patch get-cached get-cached-disk}; do
+    for workload in ${PATH_WORKLOADS:-get get-unobserved patch get-cached get-cached-disk}; do
         low=$(instructions "$workload-low" "$workload" "$low_count") || exit 1
         high=$(instructions "$workload-high" "$workload" "$high_count") || exit 1
         report "$workload" "$low" "$high"

@@ -17,6 +17,9 @@ let benchmarks: @Sendable () -> Void = {
     let body = (try? Fixtures.userJSON()) ?? Data()
     guard let baseURL = URL(string: "http://127.0.0.1:8080") else { fatalError("the constant URL is valid") }
     let client = APIClient(baseURL: baseURL, transport: CannedTransport(body: body))
+    let unobserved = APIClient(baseURL: baseURL, transport: CannedTransport(body: body)) {
+        $0.reportsMetricsAndTraces = false
+    }
     let decoder = JSONDecoder()
     let encoder = JSONEncoder()
 
@@ -38,6 +41,13 @@ let benchmarks: @Sendable () -> Void = {
         guard !body.isEmpty else { throw FixtureMissing() }
         for _ in benchmark.scaledIterations {
             blackHole(try await client.send(GetUser(login: "octocat")))
+        }
+    }
+
+    Benchmark(MicroBenchmarkNames.sendGetUnobserved) { benchmark in
+        guard !body.isEmpty else { throw FixtureMissing() }
+        for _ in benchmark.scaledIterations {
+            blackHole(try await unobserved.send(GetUser(login: "octocat")))
         }
     }
 

@@ -6,6 +6,9 @@ public enum MicroBenchmarkNames {
     public static let sendUpdate = "Courier: PATCH with 10 query items and JSON body"
     /// (c) `client.send(GetUser)` over the canned transport: the end-to-end request's shape.
     public static let sendGet = "Courier: GET /users/{login}"
+    /// (c) from a client with `reportsMetricsAndTraces` off: (c) − this is what looking for a metrics or
+    /// tracing backend costs when none is bootstrapped.
+    public static let sendGetUnobserved = "Courier: GET /users/{login}, metrics and tracing off"
     /// (c) with a constant `operationID`: what the default, computed per request, costs.
     public static let sendGetNamed = "Courier: GET /users/{login}, constant operationID"
     /// The request body of (a) encoded by `JSONEncoder` alone, which a raw client pays too.

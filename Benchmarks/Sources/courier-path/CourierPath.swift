@@ -10,7 +10,9 @@ import Synchronization
 /// first-use costs cancel out.
 ///
 /// - `courier-path get|patch N`: through Courier's whole request path and ``CannedTransport`` (which answers
-///   at once), so only Courier's own path is counted. `NO_DEFAULT_HEADERS=1` sends no default headers.
+///   at once), so only Courier's own path is counted. `NO_DEFAULT_HEADERS=1` sends no default headers;
+///   `get-unobserved` is the GET from a client with `reportsMetricsAndTraces` off, so that the difference
+///   from `get` is what checking for a metrics or tracing backend costs when none is bootstrapped.
 /// - `courier-path get-cached|get-cached-disk N`: the GET answered by the client's ``HTTPCache`` from memory
 ///   or from disk.
 /// - `courier-path e2e CLIENT N BASE_URL`: through one of the load test's clients (`courier-bench e2e
@@ -45,9 +47,11 @@ struct CourierPath {
                 for _ in 0..<count { checksum &+= try await client.send(GetUser(login: "octocat")).id }
                 return checksum
             }
-        case "get", "patch":
+        case "get", "patch", "get-unobserved":
             guard arguments.count == 2, let count = Int(arguments[1]) else { usage() }
-            guard let client = cannedClient() else { fail("fixtures/user.json is missing") }
+            guard let client = cannedClient(observed: arguments[0] != "get-unobserved") else {
+                fail("fixtures/user.json is missing")
+            }
             let patch = arguments[0] == "patch"
             work = {
                 var checksum = 0
@@ -101,7 +105,7 @@ struct CourierPath {
 
     /// A client over the canned transport; `NO_DEFAULT_HEADERS=1` empties its default headers (the
     /// User-Agent), to price the path alone.
-    private static func cannedClient(cache: HTTPCache? = nil) -> APIClient? {
+    private static func cannedClient(cache: HTTPCache? = nil, observed: Bool = true) -> APIClient? {
         guard let body = try? Fixtures.userJSON(), let baseURL = URL(string: "http://127.0.0.1:8080") else {
             return nil
         }
@@ -110,12 +114,13 @@ struct CourierPath {
         return APIClient(baseURL: baseURL, transport: CannedTransport(body: body, fields: fields)) {
             if emptyDefaults { $0.defaultHeaders = [:] }
             $0.cache = cache
+            $0.reportsMetricsAndTraces = observed
         }
     }
 
     private static func usage() -> Never {
         fail(
-            "usage: courier-path get|patch|get-cached|get-cached-disk N | courier-path e2e CLIENT N BASE_URL", status: 2
+            "usage: courier-path get|get-unobserved|patch|get-cached|get-cached-disk N | courier-path e2e CLIENT N BASE_URL", status: 2
         )
     }
 

@@ -62,6 +62,14 @@ extension APIClient {
         /// waits for it; cancelling one caller cancels the exchange only when no other waits. Off by default;
         /// an endpoint can say otherwise (``Route/coalesces``).
         public var coalescesRequests = false
+        // Declared beside the Bool above, in its padding: a larger configuration made the pipeline's async
+        // frames outgrow the task allocator's first slab (one more malloc per request, measured).
+        /// Whether calls report to swift-metrics and swift-distributed-tracing when the process (or the calling
+        /// task) has a backend for them: a timer, counters and a span per call, a child span per request sent.
+        /// On by default; with no backend bootstrapped the check costs about 1,400 instructions (0.2–0.3 µs) and
+        /// no allocation per call. Turn it off for a client whose calls must not be observed, such as one that
+        /// exports the metrics or traces themselves.
+        public var reportsMetricsAndTraces = true
         /// The cookies kept across requests; `nil` (the default) keeps none, and a `Cookie` field goes only
         /// when a request sets one. With a jar, every `Set-Cookie` is stored and matching cookies are sent,
         /// the same on every transport (see ``CookieJar``). Share one jar between clients to share cookies.

@@ -23,21 +23,20 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
     /// The absolute URL the path was made from with ``url(_:)``, else `nil` (the path is relative to the
     /// client's base URL).
     public let absoluteURL: URL?
-    /// The path with each interpolated value as `{}` (`/users/{}/repos`), for naming the operation in
-    /// metrics and traces without the values; `nil` for a path made from encoded text, segments or a URL.
-    public let template: String?
+    /// Where the interpolated values sit in ``encoded``, for ``template``; `nil` when the path has none.
+    private let holes: Holes?
     /// The first value given as a segment that is `.` or `..`: no encoding of one is safe (WHATWG URL
     /// parsers and many servers read `%2E%2E` as `..` again), so a request with one is refused.
     var dotSegment: String?
 
     /// A path from text that is already percent-encoded where needed, such as a `Link` header's URL path.
     public init(encoded: String) {
-        self.init(encoded: encoded, template: nil)
+        self.init(encoded: encoded, holes: nil)
     }
 
-    private init(encoded: String, template: String?) {
+    private init(encoded: String, holes: Holes?) {
         self.encoded = encoded
-        self.template = template
+        self.holes = holes
         absoluteURL = nil
     }
 
@@ -60,7 +59,7 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
         let query = components?.percentEncodedQuery.map { "?" + $0 } ?? ""
         encoded = (path.isEmpty ? "/" : path) + query
         absoluteURL = url.absoluteURL
-        template = nil
+        holes = nil
     }
 
     /// Whether `text` is a dot-segment, which makes a request invalid (see ``dotSegment``).
@@ -78,25 +77,77 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
 
     /// The encoded path, or the absolute URL.
     public var description: String { absoluteURL?.absoluteString ?? encoded }
+
+    /// The path with each interpolated value as `{}` (`/users/{}/repos`), for naming the operation in
+    /// metrics and traces without the values; `nil` for a path made from encoded text, segments or a URL, or
+    /// with more than four interpolated values. Made when asked for: building a path only notes where its
+    /// values are.
+    public var template: String? {
+        guard let holes, !holes.overflowed else { return nil }
+        let bytes = Array(encoded.utf8)
+        var result: [UInt8] = []
+        var start = 0
+        for index in 0..<holes.count {
+            let (from, to) = holes[index]
+            result += bytes[start..<from] + Array("{}".utf8)
+            start = to
+        }
+        result += bytes[start...]
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Up to four (start, end) UTF-8 offsets of interpolated values, 16 bits each, packed into two words so
+    /// that building a path allocates nothing for its template.
+    struct Holes: Sendable, Hashable {
+        private var words: (low: UInt64, high: UInt64) = (0, 0)
+        private(set) var count = 0
+        /// More than four values, or offsets past 65,535: no template.
+        private(set) var overflowed = false
+
+        mutating func append(from: Int, to: Int) {
+            guard count < 4, to <= Int(UInt16.max) else {
+                overflowed = true
+                return
+            }
+            let hole = (UInt64(from) | UInt64(to) << 16) << (32 * UInt64(count % 2))
+            if count < 2 { words.low |= hole } else { words.high |= hole }
+            count += 1
+        }
+
+        subscript(index: Int) -> (Int, Int) {
+            let word = (index < 2 ? words.low : words.high) >> (32 * UInt64(index % 2))
+            return (Int(word & 0xFFFF), Int(word >> 16 & 0xFFFF))
+        }
+
+        static func == (lhs: Holes, rhs: Holes) -> Bool {
+            lhs.words == rhs.words && lhs.count == rhs.count && lhs.overflowed == rhs.overflowed
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(words.low)
+            hasher.combine(words.high)
+            hasher.combine(count)
+        }
+    }
 }
 
 extension RoutePath: ExpressibleByStringInterpolation {
     /// A path from a literal without interpolations.
     public init(stringLiteral value: String) {
         let encoded = PercentEncoding.pathLiteral.encode(value)
-        self.init(encoded: encoded, template: encoded)
+        self.init(encoded: encoded, holes: Holes())
     }
 
     /// A path from an interpolated literal.
     public init(stringInterpolation: StringInterpolation) {
-        self.init(encoded: stringInterpolation.encoded, template: stringInterpolation.template)
+        self.init(encoded: stringInterpolation.encoded, holes: stringInterpolation.holes)
         dotSegment = stringInterpolation.dotSegment
     }
 
     /// Builds a path: literal text stays, interpolated values become encoded segments.
     public struct StringInterpolation: StringInterpolationProtocol {
         var encoded: String
-        var template = ""
+        var holes = Holes()
         var dotSegment: String?
 
         /// Reserves room for the literal.
@@ -107,9 +158,7 @@ extension RoutePath: ExpressibleByStringInterpolation {
 
         /// Appends literal text.
         public mutating func appendLiteral(_ literal: String) {
-            let text = PercentEncoding.pathLiteral.encode(literal)
-            encoded += text
-            template += text
+            encoded += PercentEncoding.pathLiteral.encode(literal)
         }
 
         /// Appends a value as one percent-encoded segment (`/` becomes `%2F`). A value of `.` or `..` makes
@@ -127,14 +176,16 @@ extension RoutePath: ExpressibleByStringInterpolation {
 
         private mutating func appendSegment(_ text: String) {
             if dotSegment == nil, RoutePath.isDotSegment(text) { dotSegment = text }
+            let start = encoded.utf8.count
             encoded += RoutePath.segment(text)
-            template += "{}"
+            holes.append(from: start, to: encoded.utf8.count)
         }
 
         /// Appends text that is already encoded, as a literal: `"/files/\(raw: "a/b")"` keeps the `/`.
         public mutating func appendInterpolation(raw value: String) {
-            template += "{}"
+            let start = encoded.utf8.count
             encoded += PercentEncoding.pathLiteral.encode(value)
+            holes.append(from: start, to: encoded.utf8.count)
         }
     }
 }

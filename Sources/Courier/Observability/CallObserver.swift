@@ -42,10 +42,18 @@ final class CallObserver: Sendable {
 
     /// Starts observing a call, or returns `nil` when neither a metrics backend nor a tracer is bootstrapped.
     static func start(route: some Route, request: HTTPRequest, client: APIClient) -> CallObserver? {
+        guard client.configuration.reportsMetricsAndTraces else { return nil }
+        // Metatype comparisons, not casts: a dynamic cast costs a thousand instructions, these a few.
         let factory = MetricsSystem.factory
-        let metrics: (any MetricsFactory)? = factory is NOOPMetricsHandler ? nil : factory
-        let found = InstrumentationSystem.tracer
-        let tracer: (any Tracer)? = found is NoOpTracer ? nil : found
+        let metrics: (any MetricsFactory)? = type(of: factory) == NOOPMetricsHandler.self ? nil : factory
+        // The instrument first: comparing it with the no-op one is much cheaper than looking for a tracer.
+        let tracer: (any Tracer)?
+        if type(of: InstrumentationSystem.instrument) == NoOpInstrument.self {
+            tracer = nil
+        } else {
+            let found = InstrumentationSystem.tracer
+            tracer = found is NoOpTracer ? nil : found
+        }
         guard metrics != nil || tracer != nil else { return nil }
         return CallObserver(route: route, request: request, client: client, metrics: metrics, tracer: tracer)
     }

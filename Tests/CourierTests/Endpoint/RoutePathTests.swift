@@ -18,4 +18,18 @@ import Testing
     @Test func segmentsInitializer() {
         #expect(RoutePath(segments: ["files", "my doc.txt"]).encoded == "/files/my%20doc.txt")
     }
+
+    @Test func theTemplateNamesTheValuesHolesWithoutThem() {
+        let login = "a/b c"
+        let repository = "library/swift"
+        #expect(("/users/\(login)/repos" as RoutePath).template == "/users/{}/repos")
+        #expect(("/v2/\(raw: repository)/manifests/\(7)" as RoutePath).template == "/v2/{}/manifests/{}")
+        #expect(("/é/\(login)" as RoutePath).template == "/%C3%A9/{}")
+        #expect(("/static/path" as RoutePath).template == "/static/path")
+        #expect(RoutePath(segments: ["a", "b"]).template == nil)
+        #expect(RoutePath(encoded: "/a%20b").template == nil)
+        #expect(("/\(1)/\(2)/\(3)/\(4)" as RoutePath).template == "/{}/{}/{}/{}")
+        #expect(("/\(1)/\(2)/\(3)/\(4)/\(5)" as RoutePath).template == nil)
+        #expect(APIRequest<Void>.get("/users/\(login)").operationID == "GET /users/a%2Fb%20c")
+    }
 }

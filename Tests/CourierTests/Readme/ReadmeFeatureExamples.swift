@@ -1,6 +1,8 @@
+import CoreMetrics
 import Courier
 import Foundation
 import HTTPTypes
+import Tracing
 import XMLCoder
 
 /// The README's examples for pagination, envelopes, cancellation, formats, hooks, multipart, downloads and
@@ -138,6 +140,20 @@ enum ReadmeFeatureExamples {
         }
     }
     // END README: server-sent events
+
+    // BEGIN README: observability
+    /// At start-up, once: any swift-metrics backend (Prometheus, StatsD, OpenTelemetry) and any
+    /// swift-distributed-tracing tracer (swift-otel). Every client reports to them.
+    static func bootstrap(metrics: any MetricsFactory, tracer: any Tracer) {
+        MetricsSystem.bootstrap(metrics)
+        InstrumentationSystem.bootstrap(tracer)
+    }
+
+    /// A client whose own calls must not be observed, such as the one an exporter sends with.
+    static func exporterClient(collector: URL) -> APIClient {
+        APIClient(baseURL: collector) { $0.reportsMetricsAndTraces = false }
+    }
+    // END README: observability
 
     // BEGIN README: json lines
     struct BuildLog: Decodable, Sendable {

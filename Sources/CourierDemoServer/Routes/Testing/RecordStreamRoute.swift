@@ -10,7 +10,7 @@ import NIOCore
 /// batches of up to 64 KiB when 0), as JSON Lines (`application/jsonl`, LF or with `crlf` CR LF line ends)
 /// or JSON text sequences (`application/json-seq`, RS … LF); record K (`badAt`) is cut short (`{"n":`) to fail
 /// decoding, record B (`bigAt`) has 100 times the padding; `endless` sends one record that never ends
-/// (`{"n":0,"pad":"xxx…` forever).
+/// (`{"n":0,"pad":"xxx…` forever, in 64 KiB writes M ms apart).
 enum RecordStreamRoute {
     static func add(to router: Router<DemoContext>) {
         router.get("/testing/records") { request, _ in
@@ -28,7 +28,10 @@ enum RecordStreamRoute {
                 if endless {
                     try await writer.write(ByteBuffer(string: "{\"n\":0,\"pad\":\""))
                     let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
-                    while true { try await writer.write(chunk) }
+                    while true {
+                        try await writer.write(chunk)
+                        if interval > 0 { try await Task.sleep(for: .milliseconds(interval)) }
+                    }
                 }
                 var batch = ByteBuffer()
                 for index in 0..<count {
