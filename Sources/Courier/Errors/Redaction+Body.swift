@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 extension Redaction {
     /// `body` as it came, with secrets hidden: every value in `secrets` is scrubbed, and form fields and JSON
@@ -50,5 +50,22 @@ extension Redaction {
             }
             return "\(pair.encodedName)=\(Self.placeholder)"
         }.joined(separator: "&")
+    }
+}
+
+extension Redaction {
+    /// Every secret value `requests` and `responses` carry (secret query values, credential header values
+    /// and the tokens and passwords inside them, cookie values, cookies a response sets), each in every
+    /// spelling it can take in text, longest first: what errors, logs and cURL output hide, for tools that
+    /// write exchanges down, such as CourierTesting's cassettes.
+    public func secretValues(in requests: [HTTPRequest], responses: [HTTPResponse] = []) -> [String] {
+        secrets(in: requests, responses: responses)
+    }
+
+    /// A body as it may be written down: every one of `secrets` replaced by ``placeholder`` (byte for byte when
+    /// it isn't UTF-8), and form fields and JSON members named like secret query items (`password`, `token`,
+    /// …) given the placeholder as their value, in place.
+    public func redactedBody(_ body: Data, contentType: String?, secrets: [String]) -> Data {
+        Data(redacted(body: body, contentType: contentType, secrets: secrets).text)
     }
 }

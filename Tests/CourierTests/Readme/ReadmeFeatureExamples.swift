@@ -1,5 +1,7 @@
 import CoreMetrics
 import Courier
+import CourierExamples
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Tracing
@@ -154,6 +156,16 @@ enum ReadmeFeatureExamples {
         APIClient(baseURL: collector) { $0.reportsMetricsAndTraces = false }
     }
     // END README: observability
+
+    // BEGIN README: cassette
+    /// Records the first run (`COURIER_CASSETTES=record`), replays it after: no server needed.
+    static func octocat(base: URL, cassettes: URL) async throws -> GitHubUser {
+        try await withCassette("octocat", in: cassettes, recordingThrough: DefaultTransport.make()) { cassette in
+            let github = GitHubClient(baseURL: base, transport: cassette)
+            return try await github.user("octocat").user
+        }
+    }
+    // END README: cassette
 
     // BEGIN README: json lines
     struct BuildLog: Decodable, Sendable {

@@ -1,0 +1,358 @@
+public import Courier
+public import Foundation
+public import HTTPTypes
+public import OpenAPIRuntime
+import Synchronization
+
+/// A `ClientTransport` that records real exchanges to a HAR 1.2 file (a "cassette") through another
+/// transport, and replays them, so that tests of a client run against what a real server once said.
+///
+/// Secrets are redacted as Courier's errors and logs redact them, before anything is written: secret query
+/// items, credential header fields, the tokens and passwords inside them and cookies (``Redaction``), in every
+/// spelling, in URLs, header values and bodies, plus form fields and JSON members named like secrets, plus
+/// any `secrets` given. Output is deterministic: entries sorted by request (each request's repeats in the
+/// order they happened), keys sorted, no times unless ``init(file:mode:recordingThrough:matching:redaction:secrets:recordsTimes:)``
+/// asks for them, so cassettes diff cleanly in review.
+///
+/// A request matches a recorded one by method and URL (as redacted, query order ignored unless
+/// ``Matching/queryOrderMatters``), and by the header fields and body ``Matching`` names; each recorded
+/// exchange answers once, in order. In ``Mode/replay`` a request that matches none fails with
+/// ``CassetteMiss``, naming the request and the nearest recorded one. Bodies are recorded in full: a
+/// response is read to its end before the caller sees it, so record only streams that end.
+///
+/// ```swift
+/// /// Records the first run (`COURIER_CASSETTES=record`), replays it after: no server needed.
+/// func octocat(base: URL, cassettes: URL) async throws -> GitHubUser {
+///     try await withCassette("octocat", in: cassettes, recordingThrough: DefaultTransport.make()) { cassette in
+///         let github = GitHubClient(baseURL: base, transport: cassette)
+///         return try await github.user("octocat").user
+///     }
+/// }
+/// ```
+public final class CassetteTransport: ClientTransport, Sendable {
+    /// What a cassette does with requests.
+    public enum Mode: String, Sendable, Hashable {
+        /// Every request goes to the network and is recorded; the file is rewritten when saved.
+        case record
+        /// Every request is answered from the file; one that matches nothing fails with ``CassetteMiss``.
+        case replay
+        /// Recorded requests are replayed; the others go to the network and are added to the file.
+        case recordMissing
+
+        /// The mode `COURIER_CASSETTES` names (`record`, `replay`, `recordMissing`), else `fallback`: re-record
+        /// a suite's cassettes with `COURIER_CASSETTES=record swift test`.
+        public static func fromEnvironment(default fallback: Mode = .replay) -> Mode {
+            ProcessInfo.processInfo.environment["COURIER_CASSETTES"].flatMap(Mode.init(rawValue:)) ?? fallback
+        }
+    }
+
+    /// What a request must share with a recorded one to be answered by it, besides method and URL.
+    public struct Matching: Sendable, Hashable {
+        /// Whether `?a=1&b=2` and `?b=2&a=1` differ.
+        public var queryOrderMatters: Bool
+        /// Header fields whose values must be equal (as redacted).
+        public var headers: Set<HTTPField.Name>
+        /// Whether the request bodies (as redacted) must be equal.
+        public var body: Bool
+        /// Whether the scheme, host and port must be equal: off, a cassette recorded against a server on one
+        /// port replays for a client of the same API anywhere.
+        public var origin: Bool
+
+        /// A matching rule.
+        public init(
+            queryOrderMatters: Bool = false, headers: Set<HTTPField.Name> = [], body: Bool = false, origin: Bool = true
+        ) {
+            self.queryOrderMatters = queryOrderMatters
+            self.headers = headers
+            self.body = body
+            self.origin = origin
+        }
+
+        /// Method and URL, query order ignored.
+        public static let `default` = Matching()
+    }
+
+    /// The cassette's file.
+    public let file: URL
+    /// What the cassette does with requests.
+    public let mode: Mode
+    private let network: (any ClientTransport)?
+    private let matching: Matching
+    private let redaction: Redaction
+    private let secrets: [String]
+    private let recordsTimes: Bool
+    private let state: Mutex<State>
+
+    private struct State {
+        var entries: [Recorded] = []
+        var sequence = 0
+        var recordedSomething = false
+    }
+
+    /// One exchange in the cassette, and whether it has answered a request yet.
+    private struct Recorded {
+        var entry: HARFile.Entry
+        var key: String
+        var sequence: Int
+        var used = false
+    }
+
+    /// A cassette at `file`. `recordingThrough` is the transport that reaches the network when recording;
+    /// `redaction` should be the client's (its ``APIClient/Configuration/redaction``) and `secrets` any other
+    /// values that must never be written (a password sent in a JSON body under another name). Replaying
+    /// reads `file` now and fails if it can't; recording starts from nothing (``Mode/record``) or from the
+    /// file when there is one (``Mode/recordMissing``).
+    public init(
+        file: URL, mode: Mode, recordingThrough network: (any ClientTransport)? = nil, matching: Matching = .default,
+        redaction: Redaction = .default, secrets: [String] = [], recordsTimes: Bool = false
+    ) throws {
+        self.file = file
+        self.mode = mode
+        self.network = network
+        self.matching = matching
+        self.redaction = redaction
+        self.secrets = secrets.flatMap(Self.spellings(of:)).sorted { $0.count > $1.count }
+        self.recordsTimes = recordsTimes
+        var state = State()
+        let exists = FileManager.default.fileExists(atPath: file.path(percentEncoded: false))
+        if mode == .replay || (mode == .recordMissing && exists) {
+            let har = try JSONDecoder().decode(HARFile.self, from: Data(contentsOf: file))
+            state.entries = har.log.entries.enumerated().map { index, entry in
+                Recorded(entry: entry, key: Self.key(of: entry, matching: matching), sequence: index)
+            }
+            state.sequence = state.entries.count
+        }
+        self.state = Mutex(state)
+    }
+
+    /// Answers `request` from the cassette, or records it through the network transport.
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        var requestBytes: Data?
+        if let body { requestBytes = try await Data(collecting: body, upTo: Self.bodyLimit) }
+        let url = baseURL.absoluteString.trimmingSuffix("/") + (request.path ?? "")
+        let requestSecrets = redaction.secretValues(in: [request]) + secrets
+        let harRequest = harRequest(request, url: url, body: requestBytes, secrets: requestSecrets)
+        let key = Self.key(of: harRequest, matching: matching)
+        if mode != .record, let entry = claim(key) { return Self.replay(entry) }
+        guard mode != .replay else {
+            throw CassetteMiss(request: "\(request.method.rawValue) \(harRequest.url)", nearest: nearest(to: key))
+        }
+        guard let network else { throw CassetteMiss(request: "\(request.method.rawValue) \(url)", nearest: nil) }
+        let started = Date()
+        let (response, responseBody) = try await network.send(
+            request, body: requestBytes.map { HTTPBody($0) }, baseURL: baseURL, operationID: operationID)
+        var responseBytes: Data?
+        if let responseBody { responseBytes = try await Data(collecting: responseBody, upTo: Self.bodyLimit) }
+        let allSecrets = (redaction.secretValues(in: [request], responses: [response]) + secrets)
+            .sorted { $0.count > $1.count }
+        let entry = harEntry(
+            harRequest, response: response, body: responseBytes ?? Data(), secrets: allSecrets, started: started)
+        state.withLock { state in
+            state.entries.append(Recorded(entry: entry, key: key, sequence: state.sequence, used: true))
+            state.sequence += 1
+            state.recordedSomething = true
+        }
+        return (response, responseBytes.map { HTTPBody($0) })
+    }
+
+    /// Writes the cassette (in ``Mode/record``, and in ``Mode/recordMissing`` when something new was
+    /// recorded), creating its folder if needed.
+    public func save() throws {
+        let (entries, changed) = state.withLock { state in
+            (
+                state.entries.sorted { ($0.key, $0.sequence) < ($1.key, $1.sequence) }.map(\.entry),
+                state.recordedSomething
+            )
+        }
+        guard mode == .record || (mode == .recordMissing && changed) else { return }
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try HARFile(log: .init(entries: entries)).encoded().write(to: file, options: .atomic)
+    }
+
+    /// The largest body a cassette records or reads.
+    static let bodyLimit = 64 * 1024 * 1024
+
+    // MARK: - Matching
+
+    private func claim(_ key: String) -> HARFile.Entry? {
+        state.withLock { state in
+            guard
+                let index = state.entries.indices.first(where: {
+                    !state.entries[$0].used && state.entries[$0].key == key
+                })
+            else { return nil }
+            state.entries[index].used = true
+            return state.entries[index].entry
+        }
+    }
+
+    /// The recorded request closest to `key` (edit distance), for a miss's message.
+    private func nearest(to key: String) -> String? {
+        let keys = state.withLock { $0.entries.map(\.key) }
+        return keys.min { Self.distance($0, key) < Self.distance($1, key) }.map(Self.described)
+    }
+
+    /// What a request is matched by: method, URL (query sorted unless its order matters), chosen fields, body.
+    private static func key(of request: HARFile.Request, matching: Matching) -> String {
+        var url = request.url
+        if !matching.origin, let scheme = url.range(of: "://") {
+            let rest = url[scheme.upperBound...]
+            url = String(rest[(rest.firstIndex(of: "/") ?? rest.endIndex)...])
+        }
+        if !matching.queryOrderMatters, let question = url.firstIndex(of: "?") {
+            let query = url[url.index(after: question)...].split(separator: "&").sorted().joined(separator: "&")
+            url = String(url[...question]) + query
+        }
+        var key = "\(request.method) \(url)"
+        for name in matching.headers.map(\.canonicalName).sorted() {
+            let values = request.headers.filter { $0.name.lowercased() == name }.map(\.value)
+            key += "\n\(name): \(values.joined(separator: ", "))"
+        }
+        if matching.body { key += "\n\n" + (request.postData?.text ?? "") }
+        return key
+    }
+
+    private static func key(of entry: HARFile.Entry, matching: Matching) -> String {
+        key(of: entry.request, matching: matching)
+    }
+
+    /// A key as a message shows it: its first line, and how many more lines (fields, body) it has.
+    private static func described(_ key: String) -> String {
+        let lines = key.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.count > 1 ? "\(lines[0]) (with \(lines.dropFirst().joined(separator: " ")))" : key
+    }
+
+    /// The Levenshtein distance between two keys, by UTF-8 byte.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    // MARK: - HAR
+
+    private func harRequest(_ request: HTTPRequest, url: String, body: Data?, secrets: [String]) -> HARFile.Request {
+        let redactedURL = Self.replacing(secrets, in: redaction.redact(url: url))
+        let query = redactedURL.firstIndex(of: "?").map { redactedURL[redactedURL.index(after: $0)...] } ?? ""
+        let contentType = request.headerFields[.contentType]
+        return HARFile.Request(
+            method: request.method.rawValue, url: redactedURL, headers: headers(request.headerFields, secrets: secrets),
+            queryString: query.split(separator: "&").map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return .init(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
+            },
+            postData: body.map { body in
+                let redacted = redaction.redactedBody(body, contentType: contentType, secrets: secrets)
+                return .init(mimeType: contentType ?? "", text: HARFile.text(of: redacted).text)
+            },
+            bodySize: body?.count ?? 0)
+    }
+
+    private func harEntry(
+        _ request: HARFile.Request, response: HTTPResponse, body: Data, secrets: [String], started: Date
+    ) -> HARFile.Entry {
+        let contentType = response.headerFields[.contentType]
+        let redacted = redaction.redactedBody(body, contentType: contentType, secrets: secrets)
+        let (text, encoding) = HARFile.text(of: redacted)
+        let milliseconds = recordsTimes ? Date().timeIntervalSince(started) * 1000 : 0
+        return HARFile.Entry(
+            startedDateTime: recordsTimes ? started.formatted(.iso8601) : "1970-01-01T00:00:00.000Z",
+            time: milliseconds,
+            request: request,
+            response: HARFile.Response(
+                status: response.status.code, statusText: response.status.reasonPhrase,
+                headers: headers(response.headerFields, secrets: secrets),
+                content: .init(size: body.count, mimeType: contentType ?? "", text: text, encoding: encoding),
+                redirectURL: response.headerFields[.location].map {
+                    Self.replacing(secrets, in: redaction.redact(url: $0))
+                }
+                    ?? "",
+                bodySize: body.count),
+            timings: .init(send: 0, wait: milliseconds, receive: 0))
+    }
+
+    private func headers(_ fields: HTTPFields, secrets: [String]) -> [HARFile.NameValue] {
+        redaction.redact(headers: fields).map { field in
+            let value =
+                field.name == .location || field.name == .contentLocation
+                ? redaction.redact(url: field.value) : field.value
+            return .init(name: field.name.rawName, value: Self.replacing(secrets, in: value))
+        }
+    }
+
+    /// `text` with every one of `secrets` (longest first) replaced by the placeholder.
+    private static func replacing(_ secrets: [String], in text: String) -> String {
+        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Redaction.placeholder) }
+    }
+
+    private static func replay(_ entry: HARFile.Entry) -> (HTTPResponse, HTTPBody?) {
+        var fields = HTTPFields()
+        for header in entry.response.headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        let status = HTTPResponse.Status(code: entry.response.status, reasonPhrase: entry.response.statusText)
+        let body = HARFile.bytes(of: entry.response.content.text, encoding: entry.response.content.encoding)
+        return (HTTPResponse(status: status, headerFields: fields), HTTPBody(body))
+    }
+
+    /// A secret as it may be written: as given, percent-encoded, JSON-escaped.
+    private static func spellings(of secret: String) -> [String] {
+        guard secret.count >= 3 else { return [] }
+        var spellings: Set<String> = [secret]
+        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
+            spellings.insert(encoded)
+        }
+        if let json = try? JSONEncoder().encode(secret), let text = String(data: json, encoding: .utf8) {
+            spellings.insert(String(text.dropFirst().dropLast()))
+        }
+        return Array(spellings)
+    }
+}
+
+/// A request a replaying cassette has no recorded exchange for.
+public struct CassetteMiss: Error, CustomStringConvertible, Sendable {
+    /// The request, as `METHOD URL` (redacted).
+    public let request: String
+    /// The closest recorded request, if the cassette has any.
+    public let nearest: String?
+
+    /// What is missing, and the nearest recorded request.
+    public var description: String {
+        "the cassette has no recorded exchange for \(request)"
+            + (nearest.map { "; the nearest recorded one is \($0)" } ?? "; it has none")
+    }
+}
+
+/// Runs `body` with the cassette `name` (`name.har` in `directory`), in the mode `COURIER_CASSETTES` names
+/// (else `mode`), and saves it afterwards when it recorded: a test uses a cassette in one line.
+public func withCassette<T>(
+    _ name: String, in directory: URL, mode: CassetteTransport.Mode = .fromEnvironment(),
+    recordingThrough network: @autoclosure () -> any ClientTransport, matching: CassetteTransport.Matching = .default,
+    redaction: Redaction = .default, secrets: [String] = [], _ body: (CassetteTransport) async throws -> T
+) async throws -> T {
+    let cassette = try CassetteTransport(
+        file: directory.appending(path: "\(name).har"), mode: mode,
+        recordingThrough: mode == .replay ? nil : network(), matching: matching, redaction: redaction,
+        secrets: secrets)
+    let result = try await body(cassette)
+    try cassette.save()
+    return result
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

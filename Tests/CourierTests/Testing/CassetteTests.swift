@@ -1,0 +1,158 @@
+import Courier
+import CourierDemoServer
+import CourierExamples
+import CourierTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Synchronization
+import Testing
+
+/// Cassettes: example clients recorded against the demo server, then replayed with the server stopped; what
+/// is written never holds a secret; misses name the nearest recorded request.
+@Suite(.timeLimit(.minutes(1)))
+struct CassetteTests {
+    static func folder() -> URL {
+        FileManager.default.temporaryDirectory.appending(path: "courier-cassettes-\(UUID().uuidString)")
+    }
+
+    /// Every call the examples make, through `transport`; returns what they got, to compare across runs.
+    static func tour(_ base: URL, transport: any ClientTransport) async throws -> [String] {
+        var seen: [String] = []
+        let shortener = URLShortener(
+            baseURL: base.appending(path: "urlshortener/v1"), apiKey: Secret(DemoCredentials.shortenerAPIKey),
+            transport: transport)
+        let short = try await shortener.shorten("https://swift.org/?a=1&b=2")
+        seen.append(try await shortener.lookup(short.id).longUrl)
+        let accounts = AccountClient(baseURL: base, transport: transport)
+        seen.append(
+            try await accounts.logIn(email: DemoCredentials.loginEmail, password: Secret(DemoCredentials.loginPassword))
+                .email)
+        seen.append(try await accounts.me().name)
+        let github = GitHubClient(baseURL: base, token: Secret(DemoCredentials.githubToken), transport: transport)
+        seen.append(try await github.user("octocat").user.login)
+        for try await repository in github.searchRepositories("swift", perPage: 5, maxPages: 2) {
+            seen.append(repository.fullName)
+        }
+        let missing = await #expect(throws: APIError.self) { try await github.user("nobody") }
+        seen.append("\(missing?.status?.code ?? 0)")
+        return seen
+    }
+
+    @Test func theExamplesRecordedReplayWithTheServerStoppedAndNoSecretIsWritten() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var base: URL?
+        let recorded = try await TestServers.withFreshDemoServer { url in
+            base = url
+            return try await withCassette(
+                "examples", in: folder, mode: .record, recordingThrough: DefaultTransport.make()
+            ) { cassette in try await Self.tour(url, transport: cassette) }
+        }
+        let url = try #require(base)
+        // The server is stopped: only the cassette can answer.
+        let replayed = try await withCassette(
+            "examples", in: folder, mode: .replay, recordingThrough: MockTransport(stubs: [])
+        ) { cassette in try await Self.tour(url, transport: cassette) }
+        #expect(replayed == recorded)
+        #expect(recorded.count >= 10)
+
+        let text = try String(contentsOf: folder.appending(path: "examples.har"), encoding: .utf8)
+        for secret in [
+            DemoCredentials.shortenerAPIKey, DemoCredentials.githubToken, DemoCredentials.loginPassword,
+            "correct%20horse", "correct+horse",
+        ] {
+            #expect(!text.contains(secret), "the cassette holds \(secret)")
+        }
+        #expect(text.contains("<redacted>"))
+        #expect(!text.contains("\"1970") || text.contains("1970-01-01T00:00:00.000Z"))
+    }
+
+    @Test func aMissNamesTheRequestAndTheNearestRecordedOne() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = try await TestServers.demoURL()
+        try await withCassette("miss", in: folder, mode: .record, recordingThrough: DefaultTransport.make()) {
+            cassette in
+            _ = try await APIClient(baseURL: base, transport: cassette).send(APIRequest<Data>.get("/users/octocat"))
+        }
+        let error = await #expect(throws: APIError.self) {
+            try await withCassette("miss", in: folder, mode: .replay, recordingThrough: MockTransport(stubs: [])) {
+                cassette in
+                _ = try await APIClient(baseURL: base, transport: cassette).send(APIRequest<Data>.get("/users/octocot"))
+            }
+        }
+        let message = error?.description ?? ""
+        #expect(message.contains("no recorded exchange for GET") && message.contains("/users/octocot"), "\(message)")
+        #expect(message.contains("nearest recorded one is GET") && message.contains("/users/octocat"), "\(message)")
+    }
+
+    /// Recording the same exchanges twice, sent in a different order at once, writes the same bytes (the
+    /// network here is a mock, so that only the recorder could differ); replay ignores query order and, when
+    /// asked, the origin.
+    @Test func aCassetteIsDeterministicAndIgnoresQueryOrderAndOriginWhenAsked() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let network = MockTransport(stubs: [
+            .init(.get, "/a", json: #"{"a":1}"#), .init(.get, "/b", json: #"{"b":2}"#),
+            .init(.get, "/c", json: #"{"c":3}"#),
+        ])
+        let base = try #require(URL(string: "http://127.0.0.1:9"))
+        var files: [String] = []
+        for order in [["/a", "/b", "/c"], ["/c", "/a", "/b"]] {
+            let name = "same-\(files.count)"
+            try await withCassette(name, in: folder, mode: .record, recordingThrough: network) { cassette in
+                let client = APIClient(baseURL: base, transport: cassette)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for path in order {
+                        group.addTask {
+                            _ = try await client.send(
+                                APIRequest<Data>.get(RoutePath(encoded: path), query: ["x": 1, "y": 2]))
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            files.append(try String(contentsOf: folder.appending(path: "\(name).har"), encoding: .utf8))
+        }
+        #expect(files[0] == files[1])
+        let other = try #require(URL(string: "http://api.example.invalid"))
+        try await withCassette(
+            "same-0", in: folder, mode: .replay, recordingThrough: network, matching: .init(origin: false)
+        ) { cassette in
+            let client = APIClient(baseURL: other, transport: cassette)
+            let data = try await client.send(APIRequest<Data>.get("/b", query: ["y": 2, "x": 1]))
+            #expect(String(decoding: data, as: UTF8.self) == #"{"b":2}"#)
+        }
+    }
+
+    @Test func recordMissingAddsOnlyWhatIsNew() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = try await TestServers.demoURL()
+        let counting = CountingTransport(DefaultTransport.make())
+        for _ in 0..<2 {
+            try await withCassette("grow", in: folder, mode: .recordMissing, recordingThrough: counting) { cassette in
+                _ = try await APIClient(baseURL: base, transport: cassette).send(APIRequest<Data>.get("/users/octocat"))
+            }
+        }
+        #expect(counting.count == 1)
+    }
+}
+
+/// A transport that counts what it sends through another.
+final class CountingTransport: ClientTransport, Sendable {
+    private let base: any ClientTransport
+    private let sent = Mutex(0)
+
+    init(_ base: any ClientTransport) { self.base = base }
+
+    var count: Int { sent.withLock { $0 } }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        sent.withLock { $0 += 1 }
+        return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    }
+}
