@@ -18,7 +18,8 @@ import Synchronization
 /// ``Matching/queryOrderMatters``), and by the header fields and body ``Matching`` names; each recorded
 /// exchange answers once, in order. In ``Mode/replay`` a request that matches none fails with
 /// ``CassetteMiss``, naming the request and the nearest recorded one. Bodies are recorded in full: a
-/// response is read to its end before the caller sees it, so record only streams that end.
+/// response is read to its end before the caller sees it, so record only streams that end. Recording asks
+/// the server for uncompressed bodies (no `Accept-Encoding`), so that what is written can be redacted.
 ///
 /// ```swift
 /// /// Records the first run (`COURIER_CASSETTES=record`), replays it after: no server needed.
@@ -70,6 +71,8 @@ public final class CassetteTransport: ClientTransport, Sendable {
 
         /// Method and URL, query order ignored.
         public static let `default` = Matching()
+        /// Everything: how recorded entries are ordered in the file.
+        static let exact = Matching(queryOrderMatters: true, headers: [], body: true)
     }
 
     /// The cassette's file.
@@ -84,9 +87,24 @@ public final class CassetteTransport: ClientTransport, Sendable {
     private let state: Mutex<State>
 
     private struct State {
+        /// The exchanges read from the file, as written.
         var entries: [Recorded] = []
-        var sequence = 0
-        var recordedSomething = false
+        /// The exchanges recorded since, as they happened: redacted only when saved, with every secret any of
+        /// them carried (a token a login response returns under an unlisted name is a secret once a later
+        /// request sends it).
+        var recorded: [Exchange] = []
+    }
+
+    /// One recorded exchange, before redaction.
+    private struct Exchange {
+        var request: HTTPRequest
+        var url: String
+        var requestBody: Data?
+        var response: HTTPResponse
+        var responseBody: Data
+        var started: Date
+        var milliseconds: Double
+        var sequence: Int
     }
 
     /// One exchange in the cassette, and whether it has answered a request yet.
@@ -111,7 +129,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
         self.network = network
         self.matching = matching
         self.redaction = redaction
-        self.secrets = secrets.flatMap(Self.spellings(of:)).sorted { $0.count > $1.count }
+        self.secrets = secrets
         self.recordsTimes = recordsTimes
         var state = State()
         let exists = FileManager.default.fileExists(atPath: file.path(percentEncoded: false))
@@ -120,7 +138,6 @@ public final class CassetteTransport: ClientTransport, Sendable {
             state.entries = har.log.entries.enumerated().map { index, entry in
                 Recorded(entry: entry, key: Self.key(of: entry, matching: matching), sequence: index)
             }
-            state.sequence = state.entries.count
         }
         self.state = Mutex(state)
     }
@@ -132,41 +149,53 @@ public final class CassetteTransport: ClientTransport, Sendable {
         var requestBytes: Data?
         if let body { requestBytes = try await Data(collecting: body, upTo: Self.bodyLimit) }
         let url = baseURL.absoluteString.trimmingSuffix("/") + (request.path ?? "")
-        let requestSecrets = redaction.secretValues(in: [request]) + secrets
+        let requestSecrets = redaction.secretValues(in: [request], extra: secrets)
         let harRequest = harRequest(request, url: url, body: requestBytes, secrets: requestSecrets)
         let key = Self.key(of: harRequest, matching: matching)
-        if mode != .record, let entry = claim(key) { return Self.replay(entry) }
-        guard mode != .replay else {
+        if mode != .record, let entry = claim(key) { return Self.replay(entry, method: request.method) }
+        guard mode != .replay, let network else {
             throw CassetteMiss(request: "\(request.method.rawValue) \(harRequest.url)", nearest: nearest(to: key))
         }
-        guard let network else { throw CassetteMiss(request: "\(request.method.rawValue) \(url)", nearest: nil) }
         let started = Date()
+        // Asked for without compression, so that the body is written as text that can be redacted (a secret
+        // inside gzip would go through unseen); the request is recorded as it was.
+        var sent = request
+        sent.headerFields[.acceptEncoding] = nil
         let (response, responseBody) = try await network.send(
-            request, body: requestBytes.map { HTTPBody($0) }, baseURL: baseURL, operationID: operationID)
+            sent, body: requestBytes.map { HTTPBody($0) }, baseURL: baseURL, operationID: operationID)
         var responseBytes: Data?
         if let responseBody { responseBytes = try await Data(collecting: responseBody, upTo: Self.bodyLimit) }
-        let allSecrets = (redaction.secretValues(in: [request], responses: [response]) + secrets)
-            .sorted { $0.count > $1.count }
-        let entry = harEntry(
-            harRequest, response: response, body: responseBytes ?? Data(), secrets: allSecrets, started: started)
+        let milliseconds = Date().timeIntervalSince(started) * 1000
         state.withLock { state in
-            state.entries.append(Recorded(entry: entry, key: key, sequence: state.sequence, used: true))
-            state.sequence += 1
-            state.recordedSomething = true
+            state.recorded.append(
+                Exchange(
+                    request: request, url: url, requestBody: requestBytes, response: response,
+                    responseBody: responseBytes ?? Data(), started: started, milliseconds: milliseconds,
+                    sequence: state.recorded.count))
         }
         return (response, responseBytes.map { HTTPBody($0) })
     }
 
     /// Writes the cassette (in ``Mode/record``, and in ``Mode/recordMissing`` when something new was
-    /// recorded), creating its folder if needed.
+    /// recorded), creating its folder if needed. What was recorded is redacted now, with every secret any of
+    /// the recorded exchanges carried.
     public func save() throws {
-        let (entries, changed) = state.withLock { state in
-            (
-                state.entries.sorted { ($0.key, $0.sequence) < ($1.key, $1.sequence) }.map(\.entry),
-                state.recordedSomething
-            )
+        let (loaded, recorded) = state.withLock { ($0.entries, $0.recorded) }
+        guard mode == .record || (mode == .recordMissing && !recorded.isEmpty) else { return }
+        let allSecrets = redaction.secretValues(
+            in: recorded.map(\.request), responses: recorded.map(\.response), extra: secrets)
+        let new = recorded.map { exchange in
+            let request = harRequest(
+                exchange.request, url: exchange.url, body: exchange.requestBody, secrets: allSecrets)
+            return Recorded(
+                entry: harEntry(request, exchange, secrets: allSecrets), key: Self.key(of: request, matching: .exact),
+                sequence: loaded.count + exchange.sequence)
         }
-        guard mode == .record || (mode == .recordMissing && changed) else { return }
+        let old = loaded.map {
+            Recorded(entry: $0.entry, key: Self.key(of: $0.entry, matching: .exact), sequence: $0.sequence)
+        }
+        // Sorted by the whole request (as redacted), each request's repeats in the order they happened.
+        let entries = (old + new).sorted { ($0.key, $0.sequence) < ($1.key, $1.sequence) }.map(\.entry)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try HARFile(log: .init(entries: entries)).encoded().write(to: file, options: .atomic)
     }
@@ -247,8 +276,11 @@ public final class CassetteTransport: ClientTransport, Sendable {
         let redactedURL = Self.replacing(secrets, in: redaction.redact(url: url))
         let query = redactedURL.firstIndex(of: "?").map { redactedURL[redactedURL.index(after: $0)...] } ?? ""
         let contentType = request.headerFields[.contentType]
+        var fields = request.headerFields
+        // A trace's identifiers differ on every run.
+        for name in ["traceparent", "tracestate", "baggage"] { HTTPField.Name(name).map { fields[$0] = nil } }
         return HARFile.Request(
-            method: request.method.rawValue, url: redactedURL, headers: headers(request.headerFields, secrets: secrets),
+            method: request.method.rawValue, url: redactedURL, headers: headers(fields, secrets: secrets),
             queryString: query.split(separator: "&").map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 return .init(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
@@ -260,26 +292,29 @@ public final class CassetteTransport: ClientTransport, Sendable {
             bodySize: body?.count ?? 0)
     }
 
-    private func harEntry(
-        _ request: HARFile.Request, response: HTTPResponse, body: Data, secrets: [String], started: Date
-    ) -> HARFile.Entry {
+    private func harEntry(_ request: HARFile.Request, _ exchange: Exchange, secrets: [String]) -> HARFile.Entry {
+        let response = exchange.response
         let contentType = response.headerFields[.contentType]
-        let redacted = redaction.redactedBody(body, contentType: contentType, secrets: secrets)
+        let redacted = redaction.redactedBody(exchange.responseBody, contentType: contentType, secrets: secrets)
         let (text, encoding) = HARFile.text(of: redacted)
-        let milliseconds = recordsTimes ? Date().timeIntervalSince(started) * 1000 : 0
+        let milliseconds = recordsTimes ? exchange.milliseconds : 0
+        var fields = response.headerFields
+        // The body may have changed length; and the time a response was sent is a timestamp.
+        fields[.contentLength] = nil
+        if !recordsTimes { fields[.date] = nil }
         return HARFile.Entry(
-            startedDateTime: recordsTimes ? started.formatted(.iso8601) : "1970-01-01T00:00:00.000Z",
+            startedDateTime: recordsTimes ? exchange.started.formatted(.iso8601) : "1970-01-01T00:00:00.000Z",
             time: milliseconds,
             request: request,
             response: HARFile.Response(
                 status: response.status.code, statusText: response.status.reasonPhrase,
-                headers: headers(response.headerFields, secrets: secrets),
-                content: .init(size: body.count, mimeType: contentType ?? "", text: text, encoding: encoding),
+                headers: headers(fields, secrets: secrets),
+                content: .init(size: redacted.count, mimeType: contentType ?? "", text: text, encoding: encoding),
                 redirectURL: response.headerFields[.location].map {
                     Self.replacing(secrets, in: redaction.redact(url: $0))
                 }
                     ?? "",
-                bodySize: body.count),
+                bodySize: redacted.count),
             timings: .init(send: 0, wait: milliseconds, receive: 0))
     }
 
@@ -297,27 +332,15 @@ public final class CassetteTransport: ClientTransport, Sendable {
         secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Redaction.placeholder) }
     }
 
-    private static func replay(_ entry: HARFile.Entry) -> (HTTPResponse, HTTPBody?) {
+    private static func replay(_ entry: HARFile.Entry, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
         var fields = HTTPFields()
         for header in entry.response.headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
         let status = HTTPResponse.Status(code: entry.response.status, reasonPhrase: entry.response.statusText)
         let body = HARFile.bytes(of: entry.response.content.text, encoding: entry.response.content.encoding)
-        return (HTTPResponse(status: status, headerFields: fields), HTTPBody(body))
-    }
-
-    /// A secret as it may be written: as given, percent-encoded, JSON-escaped.
-    private static func spellings(of secret: String) -> [String] {
-        guard secret.count >= 3 else { return [] }
-        var spellings: Set<String> = [secret]
-        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
-            spellings.insert(encoded)
-        }
-        if let json = try? JSONEncoder().encode(secret), let text = String(data: json, encoding: .utf8) {
-            spellings.insert(String(text.dropFirst().dropLast()))
-        }
-        return Array(spellings)
+        let bodiless = method == .head || status == .noContent || status == .notModified
+        return (HTTPResponse(status: status, headerFields: fields), bodiless && body.isEmpty ? nil : HTTPBody(body))
     }
 }
 

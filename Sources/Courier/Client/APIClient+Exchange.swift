@@ -388,7 +388,9 @@ extension APIClient {
             // Without a cache or an observer, no closure: this is every request's path.
             let (response, responseBody) =
                 if let observer {
-                    try await observer.transportCall(head) { head in
+                    try await observer.transportCall(
+                        head, url: url.textWithoutTrailingSlash + (head.path ?? ""), redaction: configuration.redaction
+                    ) { head in
                         try await transport.send(head, body: body, baseURL: url, operationID: operationID)
                     }
                 } else {
@@ -402,7 +404,9 @@ extension APIClient {
         return try await cache.exchange(head, url: target, mode: cacheMode, credentialFields: credentials) { head in
             let result =
                 if let observer {
-                    try await observer.transportCall(head) { head in
+                    try await observer.transportCall(
+                        head, url: url.textWithoutTrailingSlash + (head.path ?? ""), redaction: configuration.redaction
+                    ) { head in
                         try await transport.send(head, body: body, baseURL: url, operationID: operationID)
                     }
                 } else {

@@ -95,4 +95,7 @@ extension APIRequest: TemplatedOperation {
         guard operationID == Self.defaultOperationID(method, path) else { return operationID }
         return path.template.map { "\(method.rawValue) \($0)" } ?? method.rawValue
     }
+
+    /// The path's template.
+    var pathTemplate: String? { path.template }
 }

@@ -78,6 +78,19 @@ public struct RoutePath: Sendable, Hashable, CustomStringConvertible {
     /// The encoded path, or the absolute URL.
     public var description: String { absoluteURL?.absoluteString ?? encoded }
 
+    /// Paths are equal when they send the same request, however they were written (`"/users/\(42)"` equals
+    /// `"/users/42"`).
+    public static func == (lhs: RoutePath, rhs: RoutePath) -> Bool {
+        lhs.encoded == rhs.encoded && lhs.absoluteURL == rhs.absoluteURL && lhs.dotSegment == rhs.dotSegment
+    }
+
+    /// Hashes what the equality above compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(encoded)
+        hasher.combine(absoluteURL)
+        hasher.combine(dotSegment)
+    }
+
     /// The path with each interpolated value as `{}` (`/users/{}/repos`), for naming the operation in
     /// metrics and traces without the values; `nil` for a path made from encoded text, segments or a URL, or
     /// with more than four interpolated values. Made when asked for: building a path only notes where its

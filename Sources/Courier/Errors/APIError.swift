@@ -206,7 +206,27 @@ extension APIError {
 
         /// The kind's stable name, its static property's (`timedOut`, `apiError`, …): a low-cardinality label for
         /// metrics and traces, which never changes with the wording of ``description``.
-        public var name: String { "\(code)" }
+        public var name: String {
+            switch code {
+            case .invalidRequest: "invalidRequest"
+            case .encoding: "encoding"
+            case .transport: "transport"
+            case .middleware: "middleware"
+            case .timedOut: "timedOut"
+            case .cancelled: "cancelled"
+            case .unacceptableStatus: "unacceptableStatus"
+            case .apiError: "apiError"
+            case .logicalError: "logicalError"
+            case .decoding: "decoding"
+            case .bodyTooLarge: "bodyTooLarge"
+            case .rejected: "rejected"
+            case .authenticationFailed: "authenticationFailed"
+            case .fileAccess: "fileAccess"
+            case .tooManyRedirects: "tooManyRedirects"
+            case .redirectRefused: "redirectRefused"
+            case .contentDecoding: "contentDecoding"
+            }
+        }
 
         /// The kind in words, as error descriptions show it.
         public var description: String {

@@ -101,8 +101,8 @@ public struct Redaction: Sendable, Hashable {
     /// `Bearer …`, the password inside `Basic …`, cookie values), each in every spelling it can take in text:
     /// as sent, percent-decoded, percent-encoded (query and form, either hex case), JSON-escaped, and base64
     /// for `Basic` credentials. Longest first, so a longer spelling is hidden whole.
-    func secrets(in requests: [HTTPRequest], responses: [HTTPResponse] = []) -> [String] {
-        var values: Set<String> = []
+    func secrets(in requests: [HTTPRequest], responses: [HTTPResponse] = [], extra: [String] = []) -> [String] {
+        var values = Set(extra)
         // The cookies a response sets are secrets as soon as they arrive.
         for response in responses {
             for line in response.headerFields[values: .setCookie] {

@@ -70,19 +70,15 @@ final class CallObserver: Sendable {
         self.tracer = tracer
         started = .now
         if let tracer {
-            let template = route.path.template
+            let template = (route as? any TemplatedOperation)?.pathTemplate ?? route.path.template
             let span = tracer.startSpan(
                 template.map { "\(method) \($0)" } ?? method, context: InstrumentationContext.current ?? .topLevel,
                 ofKind: .client)
             let url = client.fullURL(of: request)
             span.updateAttributes { attributes in
                 attributes["http.request.method"] = method
-                attributes["url.full"] = client.configuration.redaction.redact(url: url)
+                Self.setAddress(of: url, redaction: client.configuration.redaction, in: &attributes)
                 if let template { attributes["url.template"] = template }
-                if let parsed = URL(string: url), let host = parsed.host() {
-                    attributes["server.address"] = host
-                    attributes["server.port"] = parsed.port ?? (parsed.scheme == "https" ? 443 : 80)
-                }
                 attributes["courier.operation"] = operation
             }
             self.span = span
@@ -92,6 +88,15 @@ final class CallObserver: Sendable {
         if let metrics {
             Meter(label: "courier.client.requests.in_flight", dimensions: [("operation", operation)], factory: metrics)
                 .increment()
+        }
+    }
+
+    /// `url.full` (redacted), `server.address` and `server.port`.
+    private static func setAddress(of url: String, redaction: Redaction, in attributes: inout SpanAttributes) {
+        attributes["url.full"] = redaction.redact(url: url)
+        if let parsed = URL(string: url), let host = parsed.host() {
+            attributes["server.address"] = host
+            attributes["server.port"] = parsed.port ?? (parsed.scheme == "https" ? 443 : 80)
         }
     }
 
@@ -105,7 +110,7 @@ final class CallObserver: Sendable {
     /// Runs `send` for one request to the transport under a child span whose context is injected into
     /// `head`'s fields.
     func transportCall<T>(
-        _ head: HTTPRequest, _ send: (HTTPRequest) async throws -> (HTTPResponse, T)
+        _ head: HTTPRequest, url: String, redaction: Redaction, _ send: (HTTPRequest) async throws -> (HTTPResponse, T)
     ) async throws -> (HTTPResponse, T) {
         let index = state.withLock { state in
             defer { state.transportCalls += 1 }
@@ -116,9 +121,11 @@ final class CallObserver: Sendable {
         let attempt = tracer.startSpan(method, context: span.context, ofKind: .client)
         attempt.updateAttributes { attributes in
             attributes["http.request.method"] = method
+            Self.setAddress(of: url, redaction: redaction, in: &attributes)
             if index > 0 { attributes["http.request.resend_count"] = index }
         }
-        tracer.inject(attempt.context, into: &head.headerFields, using: HTTPFieldsInjector())
+        // Through the instrument, so that every propagator it holds (W3C trace context, baggage, B3) writes.
+        InstrumentationSystem.instrument.inject(attempt.context, into: &head.headerFields, using: HTTPFieldsInjector())
         do {
             let result = try await send(head)
             attempt.attributes["http.response.status_code"] = Int(result.0.status.code)
@@ -257,4 +264,6 @@ struct HTTPFieldsInjector: Injector {
 /// A route whose default operation ID holds values from its path, and so has a bounded form for metrics.
 protocol TemplatedOperation {
     var boundedOperationID: String { get }
+    /// The template of the path it is named by.
+    var pathTemplate: String? { get }
 }

@@ -39,3 +39,10 @@ struct LinkedPage<Base: Endpoint>: Endpoint {
         try base.decode(body, context: context)
     }
 }
+
+extension LinkedPage: TemplatedOperation {
+    /// The operation the page continues, as metrics name it.
+    var boundedOperationID: String { CallObserver.operation(of: base) }
+    /// The template of the path the pages started from.
+    var pathTemplate: String? { (base as? any TemplatedOperation)?.pathTemplate ?? base.path.template }
+}

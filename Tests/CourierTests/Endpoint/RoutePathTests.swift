@@ -31,5 +31,8 @@ import Testing
         #expect(("/\(1)/\(2)/\(3)/\(4)" as RoutePath).template == "/{}/{}/{}/{}")
         #expect(("/\(1)/\(2)/\(3)/\(4)/\(5)" as RoutePath).template == nil)
         #expect(APIRequest<Void>.get("/users/\(login)").operationID == "GET /users/a%2Fb%20c")
+        // The template doesn't make paths that send the same request differ.
+        #expect(("/users/\(42)" as RoutePath) == "/users/42")
+        #expect(Set<RoutePath>(["/users/\(42)", "/users/42", RoutePath(encoded: "/users/42")]).count == 1)
     }
 }

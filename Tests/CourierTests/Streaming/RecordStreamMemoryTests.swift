@@ -38,10 +38,21 @@ struct RecordStreamMemoryTests {
                 #expect(bytes >= 1 << 30)
             }
             print("1 GiB of JSON Lines over \(transport): \(runs)")
-            #expect(runs.second.resident < 32 * MemoryProbe.mebibyte, "resident memory grew \(runs.second)")
+            let bound = Self.bound(over: transport)
+            #expect(runs.second.resident < bound, "resident memory grew \(runs.second)")
             if let allocated = runs.second.allocated {
-                #expect(allocated < 32 * MemoryProbe.mebibyte, "the allocator handed out \(runs.second)")
+                #expect(allocated < bound, "the allocator handed out \(runs.second)")
             }
         }
+    }
+
+    /// 32 MiB, except over URLSession on Linux: libcurl has no backpressure, so Courier's transport reads up to
+    /// its `readAheadLimit` (64 MiB) ahead of a reader slower than loopback (decoding 64 KiB records in a debug
+    /// build is); measured 19–53 MiB there. Over AsyncHTTPClient, which holds the server back, 0–5 MiB.
+    static func bound(over transport: TransportUnderTest) -> Int64 {
+        #if os(Linux)
+            if transport == .urlSession { return 80 * MemoryProbe.mebibyte }
+        #endif
+        return 32 * MemoryProbe.mebibyte
     }
 }

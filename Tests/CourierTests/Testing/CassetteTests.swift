@@ -16,8 +16,9 @@ struct CassetteTests {
         FileManager.default.temporaryDirectory.appending(path: "courier-cassettes-\(UUID().uuidString)")
     }
 
-    /// Every call the examples make, through `transport`; returns what they got, to compare across runs.
-    static func tour(_ base: URL, transport: any ClientTransport) async throws -> [String] {
+    /// Every call the examples make, through `transport`; returns what they got, to compare across runs, and
+    /// the tokens the login issued.
+    static func tour(_ base: URL, transport: any ClientTransport, issued: inout [String]) async throws -> [String] {
         var seen: [String] = []
         let shortener = URLShortener(
             baseURL: base.appending(path: "urlshortener/v1"), apiKey: Secret(DemoCredentials.shortenerAPIKey),
@@ -29,6 +30,9 @@ struct CassetteTests {
             try await accounts.logIn(email: DemoCredentials.loginEmail, password: Secret(DemoCredentials.loginPassword))
                 .email)
         seen.append(try await accounts.me().name)
+        if let token = await accounts.tokens.currentToken {
+            issued += [token.value] + (token.refreshToken.map { [$0] } ?? [])
+        }
         let github = GitHubClient(baseURL: base, token: Secret(DemoCredentials.githubToken), transport: transport)
         seen.append(try await github.user("octocat").user.login)
         for try await repository in github.searchRepositories("swift", perPage: 5, maxPages: 2) {
@@ -43,17 +47,19 @@ struct CassetteTests {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var base: URL?
+        var issued: [String] = []
         let recorded = try await TestServers.withFreshDemoServer { url in
             base = url
             return try await withCassette(
                 "examples", in: folder, mode: .record, recordingThrough: DefaultTransport.make()
-            ) { cassette in try await Self.tour(url, transport: cassette) }
+            ) { cassette in try await Self.tour(url, transport: cassette, issued: &issued) }
         }
         let url = try #require(base)
         // The server is stopped: only the cassette can answer.
+        var replayedTokens: [String] = []
         let replayed = try await withCassette(
             "examples", in: folder, mode: .replay, recordingThrough: MockTransport(stubs: [])
-        ) { cassette in try await Self.tour(url, transport: cassette) }
+        ) { cassette in try await Self.tour(url, transport: cassette, issued: &replayedTokens) }
         #expect(replayed == recorded)
         #expect(recorded.count >= 10)
 
@@ -61,11 +67,14 @@ struct CassetteTests {
         for secret in [
             DemoCredentials.shortenerAPIKey, DemoCredentials.githubToken, DemoCredentials.loginPassword,
             "correct%20horse", "correct+horse",
-        ] {
+        ] + issued {
             #expect(!text.contains(secret), "the cassette holds \(secret)")
         }
+        #expect(issued.count == 2, "the login issued a token and a refresh token")
         #expect(text.contains("<redacted>"))
-        #expect(!text.contains("\"1970") || text.contains("1970-01-01T00:00:00.000Z"))
+        // No times: every entry starts at the epoch and takes no time, and no Date field is kept.
+        #expect(text.components(separatedBy: "\"startedDateTime\" : \"1970-01-01T00:00:00.000Z\"").count == 10)
+        #expect(!text.lowercased().contains("\"date\""))
     }
 
     @Test func aMissNamesTheRequestAndTheNearestRecordedOne() async throws {

@@ -65,7 +65,7 @@
         ///
         /// A client you pass to ``init(client:timeout:)`` should follow no redirects either
         /// (`configuration.redirectConfiguration = .disallow`); one that does follows them before Courier
-        /// sees them.
+        /// sees them. It should not trace either (`configuration.tracing.tracer = nil`): Courier does.
         public static let sharedClient: HTTPClient = {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
@@ -73,6 +73,10 @@
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.redirectConfiguration = .disallow
             configuration.decompression = .disabled
+            // Courier traces every request itself (a span per call and per request sent, its context injected);
+            // AsyncHTTPClient's own span would be a third, and its second `traceparent` field would make servers
+            // drop the trace.
+            configuration.tracing.tracer = nil
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }()
 
