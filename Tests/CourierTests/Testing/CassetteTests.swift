@@ -75,6 +75,33 @@ struct CassetteTests {
         // No times: every entry starts at the epoch and takes no time, and no Date field is kept.
         #expect(text.components(separatedBy: "\"startedDateTime\" : \"1970-01-01T00:00:00.000Z\"").count == 10)
         #expect(!text.lowercased().contains("\"date\""))
+        try Self.expectValidHAR(folder.appending(path: "examples.har"))
+    }
+
+    /// `file` passes `scripts/har/validate.py`: the HAR 1.2 JSON Schema (transcribed from the specification) and
+    /// haralyzer, a HAR reader from PyPI. Skipped where Python lacks jsonschema or haralyzer, except on CI.
+    static func expectValidHAR(_ file: URL) throws {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(filePath: "/usr/bin/env")
+            process.arguments = ["python3"] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        }
+        let available = (try? python(["-c", "import jsonschema, haralyzer"]).status) == 0
+        guard available || ProcessInfo.processInfo.environment["CI"] != nil else { return }
+        let result = try python([
+            root.appending(path: "scripts/har/validate.py").path(percentEncoded: false),
+            file.path(percentEncoded: false),
+        ])
+        #expect(result.status == 0, "\(result.output)")
     }
 
     @Test func aMissNamesTheRequestAndTheNearestRecordedOne() async throws {
