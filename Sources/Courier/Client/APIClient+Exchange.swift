@@ -112,8 +112,9 @@ extension APIClient {
         }
         if let observer {
             observer.delivered(
-                status: delivery.response.status, attempts: delivery.attempts, redirects: delivery.trail.redirects.count
-            )
+                status: delivery.response.status, attempts: delivery.attempts,
+                redirects: delivery.trail.redirects.count,
+                source: delivery.source)
             delivery.observer = observer
         }
         return try await consumer.consume(delivery, client: self)

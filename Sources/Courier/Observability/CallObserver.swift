@@ -12,7 +12,8 @@ import Tracing
 ///
 /// Tracing follows the OpenTelemetry HTTP client conventions: one span per call (`GET /users/{}`, kind
 /// client) with `http.request.method`, `url.full` (redacted), `url.template`, `server.address`,
-/// `server.port`, `http.response.status_code`, `error.type` and `courier.retry_count`; under it one span per
+/// `server.port`, `http.response.status_code`, `error.type`, `courier.retry_count`, `courier.cache_status` and
+/// `courier.coalesced` (when identical requests shared the response); under it one span per
 /// request the transport sends (each attempt and each redirect hop) with `http.request.resend_count` from the
 /// second on, whose context is injected into the request's header fields (`traceparent` with a W3C
 /// propagator). Every span ends exactly once: when the response is consumed, on every error, on
@@ -146,11 +147,22 @@ final class CallObserver: Sendable {
 
     /// Notes what the pipeline delivered: the final status, the attempts a retry middleware counted and the
     /// redirects followed.
-    func delivered(status: HTTPResponse.Status, attempts: Int, redirects: Int) {
+    func delivered(status: HTTPResponse.Status, attempts: Int, redirects: Int, source: ResponseSource) {
         state.withLock { state in
             state.status = status
             state.attempts = attempts
             state.redirects = redirects
+        }
+        // Where the response came from: a cache hit has no request span under it, a shared one only under the
+        // call that sent it.
+        span?.updateAttributes { attributes in
+            attributes["courier.cache_status"] =
+                switch source.status {
+                case .network: "network"
+                case .cached: "cached"
+                case .revalidated: "revalidated"
+                }
+            if source.shared != nil { attributes["courier.coalesced"] = true }
         }
     }
 

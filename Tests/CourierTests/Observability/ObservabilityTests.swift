@@ -183,6 +183,41 @@ struct ObservabilityTests {
         #expect(tracer.activeSpans.isEmpty)
     }
 
+    @Test func aRevalidatedCacheHitAndCoalescedRequestsSaySo() async throws {
+        let client = try await TransportUnderTest.httpClient.demoClient {
+            $0.cache = HTTPCache()
+            $0.coalescesRequests = true
+        }
+        let key = "observed-\(UUID().uuidString.prefix(8))"
+        let resource = APIRequest<Data>.get("/testing/cache/\(key)")
+        let (_, tracer) = try await observing {
+            _ = try await client.send(resource)
+            _ = try await client.send(resource)  // revalidated with a 304
+        }
+        let calls = tracer.finishedSpans.filter { $0.operationName == "GET /testing/cache/{}" }
+        let statuses = calls.compactMap { $0.attributes["courier.cache_status"]?.toSpanAttribute() }
+        #expect(statuses.count == 2 && statuses.contains("network") && statuses.contains("revalidated"), "\(statuses)")
+
+        let burst = APIRequest<Data>.get("/testing/cache/\(key)-burst", query: ["delay": 200])
+        let (_, shared) = try await observing {
+            async let first = client.send(burst)
+            async let second = client.send(burst)
+            _ = try await (first, second)
+        }
+        let coalesced = shared.finishedSpans.filter { $0.attributes["courier.coalesced"]?.toSpanAttribute() == true }
+        #expect(coalesced.count == 2, "\(shared.finishedSpans.map(\.operationName))")
+    }
+
+    @Test func aLinkedPageKeepsTheBoundedOperationOfTheRequestItContinues() throws {
+        let login = "octocat"
+        let base = APIRequest<Data>.get("/users/\(login)/repos")
+        let origin = try #require(URL(string: "http://127.0.0.1:8080"))
+        let next = try #require(URL(string: "http://127.0.0.1:8080/users/octocat/repos?page=2"))
+        let page = LinkedPage(base: base, following: next, under: origin)
+        #expect(CallObserver.operation(of: page) == "GET /users/{}/repos")
+        #expect(page.pathTemplate == "/users/{}/repos")
+    }
+
     @Test func nothingIsObservedWithoutABackend() async throws {
         let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/")
         let client = APIClient(baseURL: URL(filePath: "/"))
