@@ -358,8 +358,9 @@ public struct CassetteMiss: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Runs `body` with the cassette `name` (`name.har` in `directory`), in the mode `COURIER_CASSETTES` names
-/// (else `mode`), and saves it afterwards when it recorded: a test uses a cassette in one line.
+/// Runs `body` with the cassette `name` (`name.har` in `directory`) and saves it afterwards when it recorded: a
+/// test uses a cassette in one line. `mode` defaults to what `COURIER_CASSETTES` names, else replay; a `mode`
+/// given here wins over the variable. `network` is made only when the mode may record.
 public func withCassette<T>(
     _ name: String, in directory: URL, mode: CassetteTransport.Mode = .fromEnvironment(),
     recordingThrough network: @autoclosure () -> any ClientTransport, matching: CassetteTransport.Matching = .default,

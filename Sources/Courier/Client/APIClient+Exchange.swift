@@ -386,36 +386,34 @@ extension APIClient {
         observer: CallObserver?
     ) async throws -> (HTTPResponse, HTTPBody?, CacheStatus) {
         guard let cache = configuration.cache else {
-            // Without a cache or an observer, no closure: this is every request's path.
-            let (response, responseBody) =
-                if let observer {
-                    try await observer.transportCall(
-                        head, url: url.textWithoutTrailingSlash + (head.path ?? ""), redaction: configuration.redaction
-                    ) { head in
-                        try await transport.send(head, body: body, baseURL: url, operationID: operationID)
-                    }
-                } else {
-                    try await transport.send(head, body: body, baseURL: url, operationID: operationID)
-                }
-            storeCookies(of: response, to: head, baseURL: url)
+            // Without a cache, no closure: this is every request's path.
+            let (response, responseBody) = try await network(
+                head, body: body, baseURL: url, operationID: operationID, observer: observer)
             return (response, responseBody, .network)
         }
         let target = url.textWithoutTrailingSlash + (head.path ?? "")
         let credentials = configuration.redaction.headerNames
         return try await cache.exchange(head, url: target, mode: cacheMode, credentialFields: credentials) { head in
-            let result =
-                if let observer {
-                    try await observer.transportCall(
-                        head, url: url.textWithoutTrailingSlash + (head.path ?? ""), redaction: configuration.redaction
-                    ) { head in
-                        try await transport.send(head, body: body, baseURL: url, operationID: operationID)
-                    }
-                } else {
+            try await network(head, body: body, baseURL: url, operationID: operationID, observer: observer)
+        }
+    }
+
+    /// The transport's answer to `head` (a request span of the call's when it is observed), its cookies stored.
+    private func network(
+        _ head: HTTPRequest, body: HTTPBody?, baseURL url: URL, operationID: String, observer: CallObserver?
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let result =
+            if let observer {
+                try await observer.transportCall(
+                    head, url: url.textWithoutTrailingSlash + (head.path ?? ""), redaction: configuration.redaction
+                ) { head in
                     try await transport.send(head, body: body, baseURL: url, operationID: operationID)
                 }
-            storeCookies(of: result.0, to: head, baseURL: url)
-            return result
-        }
+            } else {
+                try await transport.send(head, body: body, baseURL: url, operationID: operationID)
+            }
+        storeCookies(of: result.0, to: head, baseURL: url)
+        return result
     }
 
     /// Stores the cookies `response` sets in the client's cookie jar, if it has one.

@@ -113,11 +113,11 @@ final class CallObserver: Sendable {
     func transportCall<T>(
         _ head: HTTPRequest, url: String, redaction: Redaction, _ send: (HTTPRequest) async throws -> (HTTPResponse, T)
     ) async throws -> (HTTPResponse, T) {
+        guard let tracer, let span else { return try await send(head) }
         let index = state.withLock { state in
             defer { state.transportCalls += 1 }
             return state.transportCalls
         }
-        guard let tracer, let span else { return try await send(head) }
         var head = head
         let attempt = tracer.startSpan(method, context: span.context, ofKind: .client)
         attempt.updateAttributes { attributes in

@@ -155,7 +155,8 @@ private final class ChunkPump: Sendable {
                         state.chunks.append(chunk)
                     }
                     let full = state.chunks.count - state.head >= Self.capacity
-                    state.readingSince = full ? nil : .now
+                    // Waiting for room is not waiting on the network: the idle clock stops until reading again.
+                    if full { state.readingSince = nil }
                     return full
                 }
                 if full {
@@ -197,7 +198,6 @@ private final class ChunkPump: Sendable {
                         }
                         if let producer = state.producer {
                             state.producer = nil
-                            state.readingSince = .now
                             producer.resume()
                         }
                         return .success(chunk)
