@@ -16,8 +16,9 @@ import Synchronization
 ///
 /// A request matches a recorded one by method and URL (as redacted, query order ignored unless
 /// ``Matching/queryOrderMatters``), and by the header fields and body ``Matching`` names; each recorded
-/// exchange answers once, in order. In ``Mode/replay`` a request that matches none fails with
-/// ``CassetteMiss``, naming the request and the nearest recorded one. Bodies are recorded in full: a
+/// exchange answers once, in order. A replayed response hands out its redacted values as `<redacted-N>`, N
+/// its place in the file, so that tokens different responses issued stay different. In ``Mode/replay`` a
+/// request that matches none fails with ``CassetteMiss``, naming the request and the nearest recorded one. Bodies are recorded in full: a
 /// response is read to its end before the caller sees it, so record only streams that end. Recording asks
 /// the server for uncompressed bodies (no `Accept-Encoding`), so that what is written can be redacted.
 ///
@@ -152,7 +153,9 @@ public final class CassetteTransport: ClientTransport, Sendable {
         let requestSecrets = redaction.secretValues(in: [request], extra: secrets)
         let harRequest = harRequest(request, url: url, body: requestBytes, secrets: requestSecrets)
         let key = Self.key(of: harRequest, matching: matching)
-        if mode != .record, let entry = claim(key) { return Self.replay(entry, method: request.method) }
+        if mode != .record, let (entry, index) = claim(key) {
+            return Self.replay(entry, number: index + 1, method: request.method)
+        }
         guard mode != .replay, let network else {
             throw CassetteMiss(request: "\(request.method.rawValue) \(harRequest.url)", nearest: nearest(to: key))
         }
@@ -200,12 +203,19 @@ public final class CassetteTransport: ClientTransport, Sendable {
         try HARFile(log: .init(entries: entries)).encoded().write(to: file, options: .atomic)
     }
 
+    /// The recorded requests no request has matched yet (`METHOD URL`, redacted), in the file's order: after a
+    /// replayed test, an empty list says the client made every request the recording did.
+    public var unplayed: [String] {
+        state.withLock { $0.entries.filter { !$0.used }.map { Self.described($0.key) } }
+    }
+
     /// The largest body a cassette records or reads.
     static let bodyLimit = 64 * 1024 * 1024
 
     // MARK: - Matching
 
-    private func claim(_ key: String) -> HARFile.Entry? {
+    /// The first unused recorded exchange matching `key`, and its place in the file.
+    private func claim(_ key: String) -> (HARFile.Entry, Int)? {
         state.withLock { state in
             guard
                 let index = state.entries.indices.first(where: {
@@ -213,7 +223,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
                 })
             else { return nil }
             state.entries[index].used = true
-            return state.entries[index].entry
+            return (state.entries[index].entry, state.entries[index].sequence)
         }
     }
 
@@ -283,7 +293,9 @@ public final class CassetteTransport: ClientTransport, Sendable {
             method: request.method.rawValue, url: redactedURL, headers: headers(fields, secrets: secrets),
             queryString: query.split(separator: "&").map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return .init(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
+                // HAR readers show query items decoded, as DevTools writes them.
+                func decoded(_ text: Substring) -> String { text.removingPercentEncoding ?? String(text) }
+                return .init(name: decoded(parts[0]), value: parts.count > 1 ? decoded(parts[1]) : "")
             },
             postData: body.map { body in
                 let redacted = redaction.redactedBody(body, contentType: contentType, secrets: secrets)
@@ -319,12 +331,28 @@ public final class CassetteTransport: ClientTransport, Sendable {
     }
 
     private func headers(_ fields: HTTPFields, secrets: [String]) -> [HARFile.NameValue] {
-        redaction.redact(headers: fields).map { field in
+        zip(fields, redaction.redact(headers: fields)).map { original, field in
             let value =
-                field.name == .location || field.name == .contentLocation
-                ? redaction.redact(url: field.value) : field.value
+                switch field.name {
+                case .location, .contentLocation: redaction.redact(url: field.value)
+                // A cookie keeps its name and attributes, so that a replayed one is stored and sent again.
+                case .setCookie: Self.redactingCookieValues(original.value, attributes: true)
+                case .cookie: Self.redactingCookieValues(original.value, attributes: false)
+                default: field.value
+                }
             return .init(name: field.name.rawName, value: Self.replacing(secrets, in: value))
         }
+    }
+
+    /// `Set-Cookie: id=…; Path=/` (`attributes`) or `Cookie: a=…; b=…` with every cookie's value redacted.
+    private static func redactingCookieValues(_ value: String, attributes: Bool) -> String {
+        let parts = value.split(separator: ";", omittingEmptySubsequences: false)
+        let pairs = attributes ? parts.prefix(1) : parts[...]
+        let redacted = pairs.map { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return Redaction.placeholder }
+            return "\(pair[...equals])\(Redaction.placeholder)"
+        }
+        return (redacted + (attributes ? parts.dropFirst().map(String.init) : [])).joined(separator: ";")
     }
 
     /// `text` with every one of `secrets` (longest first) replaced by the placeholder.
@@ -332,13 +360,26 @@ public final class CassetteTransport: ClientTransport, Sendable {
         secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Redaction.placeholder) }
     }
 
-    private static func replay(_ entry: HARFile.Entry, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
+    /// The recorded response of `entry`, the `number`th in the file. Its redacted values are handed out as
+    /// `<redacted-number>`: all tokens were `<redacted>` once written, and a token a refresh returned must still
+    /// differ from the one it replaced (a client never retries with the credential that just failed).
+    private static func replay(_ entry: HARFile.Entry, number: Int, method: HTTPRequest.Method) -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        let numbered = "<redacted-\(number)>"
+        func renumbered(_ text: String) -> String {
+            text.replacingOccurrences(of: Redaction.placeholder, with: numbered)
+        }
         var fields = HTTPFields()
         for header in entry.response.headers {
-            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+            if let name = HTTPField.Name(header.name) {
+                fields.append(HTTPField(name: name, value: renumbered(header.value)))
+            }
         }
         let status = HTTPResponse.Status(code: entry.response.status, reasonPhrase: entry.response.statusText)
-        let body = HARFile.bytes(of: entry.response.content.text, encoding: entry.response.content.encoding)
+        let content = entry.response.content
+        let body = HARFile.bytes(
+            of: content.encoding == "base64" ? content.text : content.text.map(renumbered), encoding: content.encoding)
         let bodiless = method == .head || status == .noContent || status == .notModified
         return (HTTPResponse(status: status, headerFields: fields), bodiless && body.isEmpty ? nil : HTTPBody(body))
     }

@@ -64,20 +64,26 @@ final class CallObserver: Sendable {
         tracer: (any Tracer)?
     ) {
         let operation = Self.operation(of: route)
-        let method = request.method.rawValue
+        // OpenTelemetry: a method outside the HTTP specifications is `_OTHER` (and `http.request.method_original`),
+        // which also keeps the metrics' method dimension bounded.
+        let original = request.method.rawValue
+        let method = Self.knownMethods.contains(original) ? original : "_OTHER"
         self.operation = operation
         self.method = method
         self.metrics = metrics
         self.tracer = tracer
         started = .now
         if let tracer {
+            let spanMethod = method == "_OTHER" ? "HTTP" : method
             let template = (route as? any TemplatedOperation)?.pathTemplate ?? route.path.template
             let span = tracer.startSpan(
-                template.map { "\(method) \($0)" } ?? method, context: InstrumentationContext.current ?? .topLevel,
+                template.map { "\(spanMethod) \($0)" } ?? spanMethod,
+                context: InstrumentationContext.current ?? .topLevel,
                 ofKind: .client)
             let url = client.fullURL(of: request)
             span.updateAttributes { attributes in
                 attributes["http.request.method"] = method
+                if method != original { attributes["http.request.method_original"] = original }
                 Self.setAddress(of: url, redaction: client.configuration.redaction, in: &attributes)
                 if let template { attributes["url.template"] = template }
                 attributes["courier.operation"] = operation
@@ -92,9 +98,17 @@ final class CallObserver: Sendable {
         }
     }
 
-    /// `url.full` (redacted), `server.address` and `server.port`.
+    /// The methods OpenTelemetry's HTTP conventions name (RFC 9110's, PATCH and QUERY).
+    private static let knownMethods: Set<String> = [
+        "CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE", "QUERY",
+    ]
+
+    /// `url.full` (redacted, as OpenTelemetry spells it: `REDACTED:REDACTED@` for credentials, `REDACTED` for
+    /// a secret query value), `server.address` and `server.port`.
     private static func setAddress(of url: String, redaction: Redaction, in attributes: inout SpanAttributes) {
         attributes["url.full"] = redaction.redact(url: url)
+            .replacingOccurrences(of: "://\(Redaction.placeholder)@", with: "://REDACTED:REDACTED@")
+            .replacingOccurrences(of: Redaction.placeholder, with: "REDACTED")
         if let parsed = URL(string: url), let host = parsed.host() {
             attributes["server.address"] = host
             attributes["server.port"] = parsed.port ?? (parsed.scheme == "https" ? 443 : 80)
@@ -119,9 +133,11 @@ final class CallObserver: Sendable {
             return state.transportCalls
         }
         var head = head
-        let attempt = tracer.startSpan(method, context: span.context, ofKind: .client)
+        let attempt = tracer.startSpan(
+            method == "_OTHER" ? "HTTP" : method, context: span.context, ofKind: .client)
         attempt.updateAttributes { attributes in
             attributes["http.request.method"] = method
+            if method == "_OTHER" { attributes["http.request.method_original"] = head.method.rawValue }
             Self.setAddress(of: url, redaction: redaction, in: &attributes)
             if index > 0 { attributes["http.request.resend_count"] = index }
         }
@@ -137,12 +153,21 @@ final class CallObserver: Sendable {
             attempt.end()
             return result
         } catch {
-            attempt.attributes["error.type"] = Task.isCancelled ? "cancelled" : "transport"
+            attempt.attributes["error.type"] = Self.errorType(of: error)
             attempt.recordError(error)
             attempt.setStatus(SpanStatus(code: .error))
             attempt.end()
             throw error
         }
+    }
+
+    /// A request span's `error.type` for an error out of the transport: `timedOut` when a time limit cut it
+    /// off or the transport gave up waiting, `cancelled`, else `transport` (or what else it was).
+    static func errorType(of error: any Error) -> String {
+        if TimeLimit.hasExpired { return APIError.Kind.timedOut.name }
+        if let error = error as? APIError { return error.kind.name }
+        if let failure = TransportFailure.classify(error) { return failure.kind.name }
+        return Task.isCancelled ? APIError.Kind.cancelled.name : APIError.Kind.transport.name
     }
 
     /// Notes what the pipeline delivered: the final status, the attempts a retry middleware counted and the

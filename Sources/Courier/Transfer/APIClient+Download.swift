@@ -164,6 +164,15 @@ private struct Writing: ResponseConsumer {
             cacheStatus: delivery.source.status)
     }
 
+    /// The bytes this exchange wrote (a resumed download's file also holds what an earlier one did), for
+    /// metrics: read from the file, as `Writing` keeps no count of its own for the unobserved path to pay for.
+    func bodySize(of value: APIResponse<URL>) -> Int? {
+        let path = value.value.path(percentEncoded: false)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return nil }
+        let earlier = value.status == .partialContent ? Int(resume?.bytesReceived ?? 0) : 0
+        return max(size - earlier, 0)
+    }
+
     /// Resume data when the server named a validator and accepts ranges, and some bytes arrived.
     private static func resumeData(for file: DownloadFile, response: HTTPResponse, received: Int64, total: Int64?)
         -> DownloadResumeData?

@@ -6,9 +6,11 @@ import HTTPTypes
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct FlickrClientTests {
-    @Test func interestingPhotosWithDatesAndURLs() async throws {
-        try await TestServers.withFreshDemoServer { base in
-            let flickr = FlickrClient(baseURL: base, apiKey: Secret(DemoCredentials.flickrAPIKey))
+    @Test(arguments: ExampleBackend.allCases) func interestingPhotosWithDatesAndURLs(_ backend: ExampleBackend)
+        async throws
+    {
+        try await backend.run { base, transport in
+            let flickr = FlickrClient(baseURL: base, apiKey: Secret(DemoCredentials.flickrAPIKey), transport: transport)
             let page = try await flickr.photos(.interestingPhotos, perPage: 10)
             #expect(page.page == 1)
             #expect(page.photo.count == 10)
@@ -19,10 +21,13 @@ import Testing
         }
     }
 
-    @Test func statFailIsALogicalErrorWithFlickrsCode() async throws {
-        try await TestServers.withFreshDemoServer { base in
+    @Test(arguments: ExampleBackend.allCases) func statFailIsALogicalErrorWithFlickrsCode(_ backend: ExampleBackend)
+        async throws
+    {
+        try await backend.run { base, transport in
             let error = await #expect(throws: APIError.self) {
-                try await FlickrClient(baseURL: base, apiKey: Secret("WRONG-FLICKR-KEY")).photos(.recentPhotos)
+                try await FlickrClient(baseURL: base, apiKey: Secret("WRONG-FLICKR-KEY"), transport: transport).photos(
+                    .recentPhotos)
             }
             #expect(error?.kind == .logicalError)
             #expect(error?.status == .ok)

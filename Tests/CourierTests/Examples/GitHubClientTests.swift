@@ -6,25 +6,29 @@ import HTTPTypes
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct GitHubClientTests {
-    @Test func userWithRateLimitAndCreatedDate() async throws {
-        try await TestServers.withFreshDemoServer { base in
-            let (user, rateLimit) = try await GitHubClient(baseURL: base).user("octocat")
+    @Test(arguments: ExampleBackend.allCases) func userWithRateLimitAndCreatedDate(_ backend: ExampleBackend)
+        async throws
+    {
+        try await backend.run { base, transport in
+            let (user, rateLimit) = try await GitHubClient(baseURL: base, transport: transport).user("octocat")
             #expect(user.login == "octocat")
             #expect(user.id == 583231)
             #expect(user.createdAt != nil)
             let limit = try #require(rateLimit)
             #expect(limit.limit == 60)
             #expect(limit.remaining == 59)
-            let (_, authenticated) = try await GitHubClient(baseURL: base, token: Secret(DemoCredentials.githubToken))
-                .user("octocat")
+            let (_, authenticated) = try await GitHubClient(
+                baseURL: base, token: Secret(DemoCredentials.githubToken), transport: transport
+            )
+            .user("octocat")
             #expect(authenticated?.limit == 5000)
         }
     }
 
-    @Test func notFoundIsGitHubsError() async throws {
-        try await TestServers.withFreshDemoServer { base in
+    @Test(arguments: ExampleBackend.allCases) func notFoundIsGitHubsError(_ backend: ExampleBackend) async throws {
+        try await backend.run { base, transport in
             let error = await #expect(throws: APIError.self) {
-                try await GitHubClient(baseURL: base).user("no-such-user")
+                try await GitHubClient(baseURL: base, transport: transport).user("no-such-user")
             }
             #expect(error?.status == .notFound)
             #expect(error?.errorBody(as: GitHubError.self)?.message == "Not Found")
@@ -32,24 +36,30 @@ import Testing
         }
     }
 
-    @Test func aBadTokenIsBadCredentialsAndNeverPrinted() async throws {
-        try await TestServers.withFreshDemoServer { base in
+    @Test(arguments: ExampleBackend.allCases) func aBadTokenIsBadCredentialsAndNeverPrinted(_ backend: ExampleBackend)
+        async throws
+    {
+        try await backend.run { base, transport in
             let token = "ghp_WRONG_TOKEN_123456"
             let error = await #expect(throws: APIError.self) {
-                try await GitHubClient(baseURL: base, token: Secret(token)).authenticatedUser()
+                try await GitHubClient(baseURL: base, token: Secret(token), transport: transport).authenticatedUser()
             }
             #expect(error?.status == .unauthorized)
             #expect(error?.errorBody(as: GitHubError.self)?.message == "Bad credentials")
             #expect(error?.description.contains(token) == false)
-            let me = try await GitHubClient(baseURL: base, token: Secret(DemoCredentials.githubToken))
-                .authenticatedUser()
+            let me = try await GitHubClient(
+                baseURL: base, token: Secret(DemoCredentials.githubToken), transport: transport
+            )
+            .authenticatedUser()
             #expect(me.login == "octocat")
         }
     }
 
-    @Test func searchFollowsLinkHeadersLazily() async throws {
-        try await TestServers.withFreshDemoServer { base in
-            let github = GitHubClient(baseURL: base, token: Secret(DemoCredentials.githubToken))
+    @Test(arguments: ExampleBackend.allCases) func searchFollowsLinkHeadersLazily(_ backend: ExampleBackend)
+        async throws
+    {
+        try await backend.run { base, transport in
+            let github = GitHubClient(baseURL: base, token: Secret(DemoCredentials.githubToken), transport: transport)
             var names: [String] = []
             for try await repository in github.searchRepositories("swift", perPage: 20) {
                 names.append(repository.fullName)

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Courier
+import CourierTesting
 import Foundation
 import HTTPTypes
 import InMemoryTracing
@@ -145,8 +146,9 @@ struct ObservabilityTests {
         #expect(
             metrics.counterTotal(
                 label: "courier.client.errors", dimensions: [("operation", "GET /slow"), ("kind", "timedOut")]) == 1)
-        let (call, _) = try spans(tracer)
+        let (call, attempts) = try spans(tracer)
         #expect(call.attributes["error.type"]?.toSpanAttribute() == "timedOut")
+        #expect(attempts.map { $0.attributes["error.type"]?.toSpanAttribute() } == ["timedOut"])
         #expect(tracer.activeSpans.isEmpty)
     }
 
@@ -161,7 +163,7 @@ struct ObservabilityTests {
         #expect(duration(metrics, operation: "GET /slow", outcome: "cancelled", status: "none").count == 1)
         let (call, attempts) = try spans(tracer)
         #expect(call.attributes["error.type"]?.toSpanAttribute() == "cancelled")
-        #expect(attempts.count == 1)
+        #expect(attempts.map { $0.attributes["error.type"]?.toSpanAttribute() } == ["cancelled"])
         #expect(tracer.activeSpans.isEmpty)
     }
 
@@ -216,6 +218,44 @@ struct ObservabilityTests {
         let page = LinkedPage(base: base, following: next, under: origin)
         #expect(CallObserver.operation(of: page) == "GET /users/{}/repos")
         #expect(page.pathTemplate == "/users/{}/repos")
+    }
+
+    /// OpenTelemetry's spellings: a method outside HTTP's is `_OTHER` (span `HTTP …`, the method kept in
+    /// `http.request.method_original`, and the metrics' dimension bounded), a secret query value is
+    /// `REDACTED` (a base URL with credentials is refused); a download reports the bytes it received.
+    @Test func otherMethodsRedactedURLsAndDownloadSizesAreSpelledAsOpenTelemetrySays() async throws {
+        let mock = MockTransport { _ in (HTTPResponse(status: .ok), Data(count: 1_234)) }
+        let base = try #require(URL(string: "https://api.example.com"))
+        let client = APIClient(baseURL: base, transport: mock)
+        let destination = FileManager.default.temporaryDirectory.appending(path: "observed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let (metrics, tracer) = try await observing {
+            _ = try await client.send(
+                APIRequest<Data>(
+                    try #require(HTTPRequest.Method("PURGE")), "/cache/items/\(7)", query: ["api_key": "k-123"]))
+            _ = try await client.download(APIRequest<Void>.get("/exports/report.csv"), to: destination)
+        }
+        let finished = tracer.finishedSpans
+        let purge = try #require(finished.first { $0.operationName == "HTTP /cache/items/{}" })
+        #expect(purge.attributes["http.request.method"]?.toSpanAttribute() == "_OTHER")
+        #expect(purge.attributes["http.request.method_original"]?.toSpanAttribute() == "PURGE")
+        #expect(
+            purge.attributes["url.full"]?.toSpanAttribute()
+                == "https://api.example.com/cache/items/7?api_key=REDACTED")
+        let attempt = try #require(finished.first { $0.parentSpanID == purge.spanID })
+        #expect(attempt.operationName == "HTTP")
+        #expect(attempt.attributes["http.request.method_original"]?.toSpanAttribute() == "PURGE")
+        #expect(
+            metrics.timers(
+                label: "courier.client.request.duration",
+                dimensions: [
+                    ("operation", "PURGE /cache/items/{}"), ("method", "_OTHER"), ("outcome", "success"),
+                    ("status", "200"),
+                ]
+            ).count == 1)
+        let size = try metrics.expectRecorder(
+            "courier.client.response.body.size", [("operation", "GET /exports/report.csv")])
+        #expect(size.lastValue == 1_234)
     }
 
     @Test func nothingIsObservedWithoutABackend() async throws {

@@ -75,12 +75,12 @@ struct CassetteTests {
         // No times: every entry starts at the epoch and takes no time, and no Date field is kept.
         #expect(text.components(separatedBy: "\"startedDateTime\" : \"1970-01-01T00:00:00.000Z\"").count == 10)
         #expect(!text.lowercased().contains("\"date\""))
-        try Self.expectValidHAR(folder.appending(path: "examples.har"))
+        try Self.expectValidHAR([folder.appending(path: "examples.har")])
     }
 
-    /// `file` passes `scripts/har/validate.py`: the HAR 1.2 JSON Schema (transcribed from the specification) and
+    /// Each of `files` passes `scripts/har/validate.py`: the HAR 1.2 JSON Schema (transcribed from the specification) and
     /// haralyzer, a HAR reader from PyPI. Skipped where Python lacks jsonschema or haralyzer, except on CI.
-    static func expectValidHAR(_ file: URL) throws {
+    static func expectValidHAR(_ files: [URL]) throws {
         let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -97,10 +97,10 @@ struct CassetteTests {
         }
         let available = (try? python(["-c", "import jsonschema, haralyzer"]).status) == 0
         guard available || ProcessInfo.processInfo.environment["CI"] != nil else { return }
-        let result = try python([
-            root.appending(path: "scripts/har/validate.py").path(percentEncoded: false),
-            file.path(percentEncoded: false),
-        ])
+        let result = try python(
+            [
+                root.appending(path: "scripts/har/validate.py").path(percentEncoded: false)
+            ] + files.map { $0.path(percentEncoded: false) })
         #expect(result.status == 0, "\(result.output)")
     }
 
@@ -160,6 +160,43 @@ struct CassetteTests {
             let data = try await client.send(APIRequest<Data>.get("/b", query: ["y": 2, "x": 1]))
             #expect(String(decoding: data, as: UTF8.self) == #"{"b":2}"#)
         }
+    }
+
+    /// A recorded cookie keeps its name and attributes with its value redacted, so a replay stores it and sends
+    /// it back; redacted values a replay hands out differ between responses; query items are written decoded.
+    @Test func cookiesSurviveRedactionAndQueryItemsAreWrittenDecoded() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let network = MockTransport(stubs: [
+            .init(
+                .post, "/login",
+                headerFields: [
+                    .setCookie: "session=s3cr3t-cookie-value; Path=/; HttpOnly", .contentType: "text/plain",
+                ],
+                body: Data("ok".utf8)),
+            .init(.get, "/search", json: #"{"hits":0}"#),
+        ])
+        let base = try #require(URL(string: "http://127.0.0.1:9"))
+        func run(_ mode: CassetteTransport.Mode) async throws -> CookieJar {
+            let jar = CookieJar()
+            try await withCassette("cookies", in: folder, mode: mode, recordingThrough: network) { cassette in
+                let client = APIClient(baseURL: base, transport: cassette) { $0.cookieJar = jar }
+                _ = try await client.send(APIRequest<Data>.post("/login"))
+                _ = try await client.send(APIRequest<Data>.get("/search", query: ["q": "a b/ü"]))
+                #expect(cassette.unplayed.isEmpty)
+            }
+            return jar
+        }
+        _ = try await run(.record)
+        let text = try String(contentsOf: folder.appending(path: "cookies.har"), encoding: .utf8)
+        #expect(text.contains("session=<redacted>; Path=/; HttpOnly"), "\(text)")
+        #expect(text.contains(#""value" : "session=<redacted>""#), "the search sent it, redacted: \(text)")
+        #expect(!text.contains("s3cr3t-cookie-value"))
+        #expect(text.contains(#""value" : "a b/ü""#), "\(text)")
+        let replayed = try await run(.replay)
+        // The login is the file's second entry (`GET /search` sorts first).
+        #expect(replayed.cookies.map { "\($0.name)=\($0.value)" } == ["session=<redacted-2>"])
+        try Self.expectValidHAR([folder.appending(path: "cookies.har")])
     }
 
     @Test func recordMissingAddsOnlyWhatIsNew() async throws {

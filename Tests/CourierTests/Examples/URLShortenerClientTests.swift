@@ -6,14 +6,16 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct URLShortenerTests {
-    func shortener(_ base: URL, key: String = DemoCredentials.shortenerAPIKey) -> URLShortener {
-        URLShortener(baseURL: base.appending(path: "urlshortener/v1"), apiKey: Secret(key))
+@Suite(.timeLimit(.minutes(1))) struct URLShortenerClientTests {
+    func shortener(
+        _ base: URL, _ transport: any ClientTransport, key: String = DemoCredentials.shortenerAPIKey
+    ) -> URLShortener {
+        URLShortener(baseURL: base.appending(path: "urlshortener/v1"), apiKey: Secret(key), transport: transport)
     }
 
-    @Test func shortenAndLookUp() async throws {
-        try await TestServers.withFreshDemoServer { base in
-            let shortener = shortener(base)
+    @Test(arguments: ExampleBackend.allCases) func shortenAndLookUp(_ backend: ExampleBackend) async throws {
+        try await backend.run { base, transport in
+            let shortener = shortener(base, transport)
             let short = try await shortener.shorten("https://swift.org/documentation/?a=1&b=2")
             #expect(short.kind == "urlshortener#url")
             #expect(short.id.hasPrefix("http://goo.gl/"))
@@ -23,10 +25,12 @@ import Testing
         }
     }
 
-    @Test func aWrongKeyIsGooglesOwnErrorWithTheKeyRedacted() async throws {
-        try await TestServers.withFreshDemoServer { base in
+    @Test(arguments: ExampleBackend.allCases) func aWrongKeyIsGooglesOwnErrorWithTheKeyRedacted(
+        _ backend: ExampleBackend
+    ) async throws {
+        try await backend.run { base, transport in
             let error = await #expect(throws: APIError.self) {
-                try await shortener(base, key: "WRONG-KEY-0001").shorten("https://swift.org")
+                try await shortener(base, transport, key: "WRONG-KEY-0001").shorten("https://swift.org")
             }
             #expect(error?.kind == .apiError)
             #expect(error?.errorBody(as: GoogleAPIError.self)?.reasons == ["keyInvalid"])
@@ -35,10 +39,12 @@ import Testing
         }
     }
 
-    @Test func unknownShortURLsAndInvalidLongURLsAreGoogleErrors() async throws {
-        try await TestServers.withFreshDemoServer { base in
+    @Test(arguments: ExampleBackend.allCases) func unknownShortURLsAndInvalidLongURLsAreGoogleErrors(
+        _ backend: ExampleBackend
+    ) async throws {
+        try await backend.run { base, transport in
             let missing = await #expect(throws: APIError.self) {
-                try await shortener(base).lookup("http://goo.gl/nope00")
+                try await shortener(base, transport).lookup("http://goo.gl/nope00")
             }
             #expect(missing?.status == .notFound)
             #expect(missing?.errorBody(as: GoogleAPIError.self)?.reasons == ["notFound"])
@@ -57,10 +63,11 @@ import Testing
         #expect(mock.requests.isEmpty)
     }
 
-    @Test func theKeyComesFromSecrets() async throws {
-        try await TestServers.withFreshDemoServer { base in
+    @Test(arguments: ExampleBackend.allCases) func theKeyComesFromSecrets(_ backend: ExampleBackend) async throws {
+        try await backend.run { base, transport in
             let secrets = Secrets([.environment(["GOOGLE_API_KEY": DemoCredentials.shortenerAPIKey])])
-            let shortener = try URLShortener(baseURL: base.appending(path: "urlshortener/v1"), secrets: secrets)
+            let shortener = try URLShortener(
+                baseURL: base.appending(path: "urlshortener/v1"), secrets: secrets, transport: transport)
             #expect(try await shortener.shorten("https://example.org").id.hasPrefix("http://goo.gl/"))
             #expect(throws: SecretsError.self) {
                 try URLShortener(baseURL: base, secrets: Secrets([.environment([:])]))
