@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // What every benchmark shares: the user model, the endpoints, the canned in-process transport.
@@ -31,6 +33,8 @@ let package = Package(
                 .product(name: "Courier", package: "Courier"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -78,6 +82,8 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Courier", package: "Courier"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -88,6 +94,10 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Courier", package: "Courier"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Benchmarks/CourierMicro",
             swiftSettings: upcomingFeatures,

@@ -1,7 +1,11 @@
 import Benchmark
 import BenchmarkSupport
+import CoreMetrics
 import Courier
 import Foundation
+import InMemoryTracing
+import MetricsTestKit
+import Tracing
 
 /// Courier's own per-request path (build, empty middleware chain, validation, collect, decode) through
 /// ``CannedTransport``, which answers at once, against the same body decoded by `JSONDecoder` alone.
@@ -48,6 +52,35 @@ let benchmarks: @Sendable () -> Void = {
         guard !body.isEmpty else { throw FixtureMissing() }
         for _ in benchmark.scaledIterations {
             blackHole(try await unobserved.send(GetUser(login: "octocat")))
+        }
+    }
+
+    Benchmark(MicroBenchmarkNames.sendGetObserved) { benchmark in
+        guard !body.isEmpty else { throw FixtureMissing() }
+        let metrics = TestMetrics()
+        let tracer = InMemoryTracer()
+        try await withMetricsFactory(metrics) {
+            try await withTracer(tracer) {
+                for iteration in benchmark.scaledIterations {
+                    blackHole(try await client.send(GetUser(login: "octocat")))
+                    // The in-memory backends keep everything; emptied now and then, as an exporter would.
+                    if iteration % 1_024 == 0 {
+                        tracer.clearFinishedSpans()
+                        metrics.reset()
+                    }
+                }
+            }
+        }
+    }
+
+    Benchmark(MicroBenchmarkNames.sendGetLean) { benchmark in
+        guard !body.isEmpty else { throw FixtureMissing() }
+        try await withMetricsFactory(LeanMetrics()) {
+            try await withTracer(LeanTracer()) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(try await client.send(GetUser(login: "octocat")))
+                }
+            }
         }
     }
 

@@ -9,6 +9,13 @@ public enum MicroBenchmarkNames {
     /// (c) from a client with `reportsMetricsAndTraces` off: (c) − this is what looking for a metrics or
     /// tracing backend costs when none is bootstrapped.
     public static let sendGetUnobserved = "Courier: GET /users/{login}, metrics and tracing off"
+    /// (c) with swift-metrics' `TestMetrics` and swift-distributed-tracing's `InMemoryTracer` bound to the task:
+    /// this − (c) is what Courier's metrics and spans cost once a process has backends (the in-memory ones'
+    /// own bookkeeping included; an exporter's cost is its own).
+    public static let sendGetObserved = "Courier: GET /users/{login}, in-memory metrics and tracer"
+    /// (c) with an aggregating metrics backend and a tracer that records spans and drops them at their end
+    /// (`LeanBackends.swift`): this − (c) is close to Courier's own cost of reporting.
+    public static let sendGetLean = "Courier: GET /users/{login}, aggregating metrics and recording tracer"
     /// (c) with a constant `operationID`: what the default, computed per request, costs.
     public static let sendGetNamed = "Courier: GET /users/{login}, constant operationID"
     /// The request body of (a) encoded by `JSONEncoder` alone, which a raw client pays too.

@@ -1,9 +1,11 @@
 import BenchmarkClients
 import BenchmarkSupport
+import CoreMetrics
 import Courier
 import Foundation
 import HTTPTypes
 import Synchronization
+import Tracing
 
 /// Sends `N` requests one after another, for counting instructions per request with callgrind:
 /// `instructions.sh` runs it at two counts and divides the difference, so start-up, connection set-up and
@@ -12,7 +14,10 @@ import Synchronization
 /// - `courier-path get|patch N`: through Courier's whole request path and ``CannedTransport`` (which answers
 ///   at once), so only Courier's own path is counted. `NO_DEFAULT_HEADERS=1` sends no default headers;
 ///   `get-unobserved` is the GET from a client with `reportsMetricsAndTraces` off, so that the difference
-///   from `get` is what checking for a metrics or tracing backend costs when none is bootstrapped.
+///   from `get` is what checking for a metrics or tracing backend costs when none is bootstrapped;
+///   `get-observed` bootstraps an aggregating metrics backend and a recording tracer (``LeanMetrics``,
+///   ``LeanTracer``) first, so that its difference from `get` is what reporting costs (`get-metrics` and
+///   `get-traced` bootstrap one of them).
 /// - `courier-path get-cached|get-cached-disk N`: the GET answered by the client's ``HTTPCache`` from memory
 ///   or from disk.
 /// - `courier-path e2e CLIENT N BASE_URL`: through one of the load test's clients (`courier-bench e2e
@@ -47,8 +52,14 @@ struct CourierPath {
                 for _ in 0..<count { checksum &+= try await client.send(GetUser(login: "octocat")).id }
                 return checksum
             }
-        case "get", "patch", "get-unobserved":
+        case "get", "patch", "get-unobserved", "get-observed", "get-metrics", "get-traced":
             guard arguments.count == 2, let count = Int(arguments[1]) else { usage() }
+            if arguments[0] == "get-observed" || arguments[0] == "get-metrics" {
+                MetricsSystem.bootstrap(LeanMetrics())
+            }
+            if arguments[0] == "get-observed" || arguments[0] == "get-traced" {
+                InstrumentationSystem.bootstrap(LeanTracer())
+            }
             guard let client = cannedClient(observed: arguments[0] != "get-unobserved") else {
                 fail("fixtures/user.json is missing")
             }
@@ -120,7 +131,8 @@ struct CourierPath {
 
     private static func usage() -> Never {
         fail(
-            "usage: courier-path get|get-unobserved|patch|get-cached|get-cached-disk N | courier-path e2e CLIENT N BASE_URL", status: 2
+            "usage: courier-path get|get-unobserved|get-observed|get-metrics|get-traced|patch|get-cached|get-cached-disk N | courier-path e2e CLIENT N BASE_URL",
+            status: 2
         )
     }
 

@@ -38,6 +38,8 @@ final class CallObserver: Sendable {
     private let metrics: (any MetricsFactory)?
     private let tracer: (any Tracer)?
     private let span: (any Span)?
+    /// Where the call's first request goes, when traced.
+    private let address: Address?
     private let started: ContinuousClock.Instant
     private let state = Mutex(State())
 
@@ -81,16 +83,18 @@ final class CallObserver: Sendable {
                 context: InstrumentationContext.current ?? .topLevel,
                 ofKind: .client)
             let url = client.fullURL(of: request)
-            span.updateAttributes { attributes in
-                attributes["http.request.method"] = method
-                if method != original { attributes["http.request.method_original"] = original }
-                Self.setAddress(of: url, redaction: client.configuration.redaction, in: &attributes)
-                if let template { attributes["url.template"] = template }
-                attributes["courier.operation"] = operation
-            }
+            let address = Address(url, redaction: client.configuration.redaction)
+            // Built in one dictionary of the right size, then set once: a span's attribute subscript boxes
+            // each value and the dictionary grew three times.
+            var attributes = Self.requestAttributes(method: method, original: original, address: address, extra: 3)
+            if let template { attributes["url.template"] = .string(template) }
+            attributes["courier.operation"] = .string(operation)
+            span.attributes = SpanAttributes(attributes)
             self.span = span
+            self.address = address
         } else {
             span = nil
+            address = nil
         }
         if let metrics {
             Meter(label: "courier.client.requests.in_flight", dimensions: [("operation", operation)], factory: metrics)
@@ -103,16 +107,67 @@ final class CallObserver: Sendable {
         "CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE", "QUERY",
     ]
 
-    /// `url.full` (redacted, as OpenTelemetry spells it: `REDACTED:REDACTED@` for credentials, `REDACTED` for
-    /// a secret query value), `server.address` and `server.port`.
-    private static func setAddress(of url: String, redaction: Redaction, in attributes: inout SpanAttributes) {
-        attributes["url.full"] = redaction.redact(url: url)
-            .replacingOccurrences(of: "://\(Redaction.placeholder)@", with: "://REDACTED:REDACTED@")
-            .replacingOccurrences(of: Redaction.placeholder, with: "REDACTED")
-        if let parsed = URL(string: url), let host = parsed.host() {
-            attributes["server.address"] = host
-            attributes["server.port"] = parsed.port ?? (parsed.scheme == "https" ? 443 : 80)
+    /// Where a request goes, as span attributes: `url.full` (redacted, as OpenTelemetry spells it:
+    /// `REDACTED:REDACTED@` for credentials, `REDACTED` for a secret query value), `server.address` and
+    /// `server.port`. Made once per call, and again only for a request to another URL (a redirect hop).
+    struct Address {
+        /// The URL as given, to tell whether a request goes to the same one.
+        let url: String
+        let full: String
+        let host: String?
+        let port: Int?
+
+        init(_ url: String, redaction: Redaction) {
+            self.url = url
+            var full = redaction.redact(url: url)
+            if full.utf8.contains(UInt8(ascii: "<")) {
+                full = full.replacing("://\(Redaction.placeholder)@", with: "://REDACTED:REDACTED@")
+                    .replacing(Redaction.placeholder, with: "REDACTED")
+            }
+            self.full = full
+            // By byte rather than through `URL`, whose parse cost more than the rest of the span together.
+            let bytes = Array(url.utf8)
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8)
+            else {
+                (host, port) = (nil, nil)
+                return
+            }
+            let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+            var authority = bytes[(colon + 3)...].prefix {
+                $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
+            }
+            if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+            // `[::1]:8080`: the port follows the bracket; `host:8080`: the last colon.
+            let portColon =
+                authority.first == UInt8(ascii: "[")
+                ? authority.firstIndex(of: UInt8(ascii: "]")).flatMap { end in
+                    authority.index(after: end) < authority.endIndex
+                        && authority[authority.index(after: end)] == UInt8(ascii: ":")
+                        ? authority.index(after: end) : nil
+                }
+                : authority.lastIndex(of: UInt8(ascii: ":"))
+            let hostBytes = portColon.map { authority[..<$0] } ?? authority
+            var hostText = String(decoding: hostBytes, as: UTF8.self)
+            if hostText.hasPrefix("["), hostText.hasSuffix("]") { hostText = String(hostText.dropFirst().dropLast()) }
+            host = hostText.isEmpty ? nil : hostText
+            port =
+                portColon.flatMap { Int(String(decoding: authority[($0 + 1)...], as: UTF8.self)) }
+                ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
         }
+    }
+
+    /// The attributes every span of a request has: method, original method when `_OTHER`, address; room for
+    /// `extra` more.
+    private static func requestAttributes(method: String, original: String, address: Address, extra: Int)
+        -> [String: SpanAttribute]
+    {
+        var attributes = [String: SpanAttribute](minimumCapacity: 5 + extra)
+        attributes["http.request.method"] = .string(method)
+        if method != original { attributes["http.request.method_original"] = .string(original) }
+        attributes["url.full"] = .string(address.full)
+        if let host = address.host { attributes["server.address"] = .string(host) }
+        if let port = address.port { attributes["server.port"] = .int64(Int64(port)) }
+        return attributes
     }
 
     /// The operation as a bounded metric dimension: an ``APIRequest``'s default ID names its path template
@@ -135,12 +190,11 @@ final class CallObserver: Sendable {
         var head = head
         let attempt = tracer.startSpan(
             method == "_OTHER" ? "HTTP" : method, context: span.context, ofKind: .client)
-        attempt.updateAttributes { attributes in
-            attributes["http.request.method"] = method
-            if method == "_OTHER" { attributes["http.request.method_original"] = head.method.rawValue }
-            Self.setAddress(of: url, redaction: redaction, in: &attributes)
-            if index > 0 { attributes["http.request.resend_count"] = index }
-        }
+        let address = self.address.flatMap { $0.url == url ? $0 : nil } ?? Address(url, redaction: redaction)
+        var attributes = Self.requestAttributes(
+            method: method, original: head.method.rawValue, address: address, extra: 3)
+        if index > 0 { attributes["http.request.resend_count"] = .int64(Int64(index)) }
+        attempt.attributes = SpanAttributes(attributes)
         // Through the instrument, so that every propagator it holds (W3C trace context, baggage, B3) writes.
         InstrumentationSystem.instrument.inject(attempt.context, into: &head.headerFields, using: HTTPFieldsInjector())
         do {

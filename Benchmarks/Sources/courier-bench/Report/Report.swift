@@ -147,7 +147,8 @@ struct Report {
         let rows: [(String, String)] = [
             ("(a) ", MicroBenchmarkNames.sendUpdate), ("(b) ", MicroBenchmarkNames.decode),
             ("(c) ", MicroBenchmarkNames.sendGet), ("(d) ", MicroBenchmarkNames.encodeBody),
-            ("(e) ", MicroBenchmarkNames.sendGetNamed),
+            ("(e) ", MicroBenchmarkNames.sendGetNamed), ("(f) ", MicroBenchmarkNames.sendGetUnobserved),
+            ("(g) ", MicroBenchmarkNames.sendGetObserved), ("(h) ", MicroBenchmarkNames.sendGetLean),
         ]
         for (label, name) in rows {
             guard let figures = micro[name] else { continue }
@@ -173,6 +174,21 @@ struct Report {
             lines.append(overheadRow("Courier overhead for the end-to-end GET, (c) − (b)", get, decode))
             if let named = micro[MicroBenchmarkNames.sendGetNamed] {
                 lines.append(overheadRow("… of which the default operationID, (c) − (e)", get, named))
+            }
+            if let unobserved = micro[MicroBenchmarkNames.sendGetUnobserved] {
+                lines.append(
+                    overheadRow(
+                        "Looking for metrics and tracing backends when none is bootstrapped, (c) − (f) "
+                            + "(target ≤ 1 µs, 0 allocations)", get, unobserved))
+            }
+            if let observed = micro[MicroBenchmarkNames.sendGetObserved] {
+                lines.append(
+                    overheadRow("Metrics and spans into in-memory backends (test kits), (g) − (c)", observed, get))
+            }
+            if let lean = micro[MicroBenchmarkNames.sendGetLean] {
+                lines.append(
+                    overheadRow(
+                        "Metrics and spans into an aggregating meter and a recording tracer, (h) − (c)", lean, get))
             }
         }
         return lines
