@@ -59,7 +59,7 @@ report() {  # $1 workload, $2 low Ir, $3 high Ir
 case "$mode" in
 path)
     trap 'rm -rf "$work"' EXIT
-    for workload in ${PATH_WORKLOADS:-get get-unobserved get-observed patch get-cached get-cached-disk}; do
+    for workload in ${PATH_WORKLOADS:-get get-unobserved get-observed get-metrics get-traced patch get-cached get-cached-disk}; do
         low=$(instructions "$workload-low" "$workload" "$low_count") || exit 1
         high=$(instructions "$workload-high" "$workload" "$high_count") || exit 1
         report "$workload" "$low" "$high"

@@ -11,7 +11,7 @@ import Synchronization
 /// items, credential header fields, the tokens and passwords inside them and cookies (``Redaction``), in every
 /// spelling, in URLs, header values and bodies, plus form fields and JSON members named like secrets, plus
 /// any `secrets` given. Output is deterministic: entries sorted by request (each request's repeats in the
-/// order they happened), keys sorted, no times unless ``init(file:mode:recordingThrough:matching:redaction:secrets:recordsTimes:)``
+/// order they happened), keys sorted, no times unless ``init(file:mode:recordingThrough:matching:redaction:secrets:recordsTimes:origin:omitting:)``
 /// asks for them, so cassettes diff cleanly in review.
 ///
 /// A request matches a recorded one by method and URL (as redacted, query order ignored unless
@@ -85,6 +85,8 @@ public final class CassetteTransport: ClientTransport, Sendable {
     private let redaction: Redaction
     private let secrets: [String]
     private let recordsTimes: Bool
+    private let origin: String?
+    private let omitted: Set<HTTPField.Name>
     private let state: Mutex<State>
 
     private struct State {
@@ -121,11 +123,20 @@ public final class CassetteTransport: ClientTransport, Sendable {
     /// values that must never be written (a password sent in a JSON body under another name). Replaying
     /// reads `file` now and fails if it can't; recording starts from nothing (``Mode/record``) or from the
     /// file when there is one (``Mode/recordMissing``).
+    ///
+    /// Written cassettes can be made to stay the same from one recording to the next: `origin` is written in
+    /// place of the scheme, host and port the recorded requests went to, wherever it appears (URLs, fields,
+    /// bodies), for a server on a port chosen at random each run (replay with a base URL on `origin`; meant
+    /// for a cassette of one server); `omitting` names fields that are not written (a rate limit's reset
+    /// time, a `User-Agent` naming the recording machine).
     public init(
         file: URL, mode: Mode, recordingThrough network: (any ClientTransport)? = nil, matching: Matching = .default,
-        redaction: Redaction = .default, secrets: [String] = [], recordsTimes: Bool = false
+        redaction: Redaction = .default, secrets: [String] = [], recordsTimes: Bool = false, origin: URL? = nil,
+        omitting: Set<HTTPField.Name> = []
     ) throws {
         self.file = file
+        self.origin = origin.map { $0.absoluteString.trimmingSuffix("/") }
+        self.omitted = omitting
         self.mode = mode
         self.network = network
         self.matching = matching
@@ -185,8 +196,14 @@ public final class CassetteTransport: ClientTransport, Sendable {
     public func save() throws {
         let (loaded, recorded) = state.withLock { ($0.entries, $0.recorded) }
         guard mode == .record || (mode == .recordMissing && !recorded.isEmpty) else { return }
+        // Secret-named JSON members of any body count too: a session ID a login returns under `token` may come
+        // back in a later request's path, where no rule would see it.
+        let memberValues = recorded.flatMap { exchange in
+            Self.secretMembers(in: exchange.requestBody, redaction: redaction)
+                + Self.secretMembers(in: exchange.responseBody, redaction: redaction)
+        }
         let allSecrets = redaction.secretValues(
-            in: recorded.map(\.request), responses: recorded.map(\.response), extra: secrets)
+            in: recorded.map(\.request), responses: recorded.map(\.response), extra: secrets + memberValues)
         let new = recorded.map { exchange in
             let request = harRequest(
                 exchange.request, url: exchange.url, body: exchange.requestBody, secrets: allSecrets)
@@ -200,7 +217,16 @@ public final class CassetteTransport: ClientTransport, Sendable {
         // Sorted by the whole request (as redacted), each request's repeats in the order they happened.
         let entries = (old + new).sorted { ($0.key, $0.sequence) < ($1.key, $1.sequence) }.map(\.entry)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try HARFile(log: .init(entries: entries)).encoded().write(to: file, options: .atomic)
+        var data = try HARFile(log: .init(entries: entries)).encoded()
+        if let origin {
+            // Longest first, so that `:8080` is never replaced inside `:80801`.
+            let recordedOrigins = Set(recorded.compactMap { Self.origin(of: $0.url) }).sorted { $0.count > $1.count }
+            let text = recordedOrigins.reduce(String(decoding: data, as: UTF8.self)) {
+                $0.replacingOccurrences(of: $1, with: origin)
+            }
+            data = Data(text.utf8)
+        }
+        try data.write(to: file, options: .atomic)
     }
 
     /// The recorded requests no request has matched yet (`METHOD URL`, redacted), in the file's order: after a
@@ -235,7 +261,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
 
     /// What a request is matched by: method, URL (query sorted unless its order matters), chosen fields, body.
     private static func key(of request: HARFile.Request, matching: Matching) -> String {
-        var url = request.url
+        var url = unnumbered(request.url)
         if !matching.origin, let scheme = url.range(of: "://") {
             let rest = url[scheme.upperBound...]
             url = String(rest[(rest.firstIndex(of: "/") ?? rest.endIndex)...])
@@ -249,7 +275,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
             let values = request.headers.filter { $0.name.lowercased() == name }.map(\.value)
             key += "\n\(name): \(values.joined(separator: ", "))"
         }
-        if matching.body { key += "\n\n" + (request.postData?.text ?? "") }
+        if matching.body { key += "\n\n" + unnumbered(request.postData?.text ?? "") }
         return key
     }
 
@@ -289,19 +315,27 @@ public final class CassetteTransport: ClientTransport, Sendable {
         var fields = request.headerFields
         // A trace's identifiers differ on every run.
         for name in ["traceparent", "tracestate", "baggage"] { HTTPField.Name(name).map { fields[$0] = nil } }
+        for name in omitted { fields[name] = nil }
+        let postData = body.map { body in
+            let redacted = Self.canonicalJSON(
+                redaction.redactedBody(body, contentType: contentType, secrets: secrets), contentType: contentType)
+            return (
+                HARFile.PostData(mimeType: contentType ?? "", text: HARFile.text(of: redacted).text), redacted.count
+            )
+        }
         return HARFile.Request(
             method: request.method.rawValue, url: redactedURL, headers: headers(fields, secrets: secrets),
             queryString: query.split(separator: "&").map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 // HAR readers show query items decoded, as DevTools writes them.
-                func decoded(_ text: Substring) -> String { text.removingPercentEncoding ?? String(text) }
+                func decoded(_ text: Substring) -> String {
+                    Self.replacing(secrets, in: text.removingPercentEncoding ?? String(text))
+                }
                 return .init(name: decoded(parts[0]), value: parts.count > 1 ? decoded(parts[1]) : "")
             },
-            postData: body.map { body in
-                let redacted = redaction.redactedBody(body, contentType: contentType, secrets: secrets)
-                return .init(mimeType: contentType ?? "", text: HARFile.text(of: redacted).text)
-            },
-            bodySize: body?.count ?? 0)
+            postData: postData?.0,
+            // The size written, not the size sent: the difference would tell a secret's length.
+            bodySize: postData?.1 ?? 0)
     }
 
     private func harEntry(_ request: HARFile.Request, _ exchange: Exchange, secrets: [String]) -> HARFile.Entry {
@@ -314,6 +348,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
         // The body may have changed length; and the time a response was sent is a timestamp.
         fields[.contentLength] = nil
         if !recordsTimes { fields[.date] = nil }
+        for name in omitted { fields[name] = nil }
         return HARFile.Entry(
             startedDateTime: recordsTimes ? exchange.started.formatted(.iso8601) : "1970-01-01T00:00:00.000Z",
             time: milliseconds,
@@ -344,15 +379,86 @@ public final class CassetteTransport: ClientTransport, Sendable {
         }
     }
 
-    /// `Set-Cookie: id=…; Path=/` (`attributes`) or `Cookie: a=…; b=…` with every cookie's value redacted.
+    /// `Set-Cookie: id=…; Path=/` (`attributes`) or `Cookie: a=…; b=…` with every cookie's value redacted (an
+    /// empty one, which deletes a cookie, stays empty). A `Set-Cookie`'s `Expires` date would change at every
+    /// recording and expire the cookie on replay after that date: one in the past (a deletion) is written
+    /// `Max-Age=0`, one in the future dropped, so the replayed cookie lasts the session.
     private static func redactingCookieValues(_ value: String, attributes: Bool) -> String {
         let parts = value.split(separator: ";", omittingEmptySubsequences: false)
         let pairs = attributes ? parts.prefix(1) : parts[...]
         let redacted = pairs.map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return Redaction.placeholder }
-            return "\(pair[...equals])\(Redaction.placeholder)"
+            let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            return value.isEmpty ? String(pair) : "\(pair[...equals])\(Redaction.placeholder)"
         }
-        return (redacted + (attributes ? parts.dropFirst().map(String.init) : [])).joined(separator: ";")
+        guard attributes else { return redacted.joined(separator: ";") }
+        let kept = parts.dropFirst().compactMap { attribute -> String? in
+            let trimmed = attribute.trimmingCharacters(in: .whitespaces)
+            guard trimmed.lowercased().hasPrefix("expires=") else { return String(attribute) }
+            let date = Self.cookieDate(String(trimmed.dropFirst("expires=".count)))
+            return date.flatMap { $0 < Date() ? " Max-Age=0" : nil }
+        }
+        return (redacted + kept).joined(separator: ";")
+    }
+
+    /// An `Expires` date as servers write it: RFC 9110's IMF-fixdate, or the older `-` forms.
+    private static func cookieDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        for format in [
+            "EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz",
+        ] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+
+    /// The string values of JSON members named like secrets (``Redaction/isSecretQueryName(_:)``), at any
+    /// depth, when `body` is JSON.
+    private static func secretMembers(in body: Data?, redaction: Redaction) -> [String] {
+        guard let body, let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        else { return [] }
+        var found: [String] = []
+        func visit(_ value: Any, named name: String?) {
+            if let dictionary = value as? [String: Any] {
+                for (key, member) in dictionary { visit(member, named: key) }
+            } else if let array = value as? [Any] {
+                for element in array { visit(element, named: name) }
+            } else if let text = value as? String, let name, redaction.isSecretQueryName(name), !text.isEmpty {
+                found.append(text)
+            }
+        }
+        visit(object, named: nil)
+        return found
+    }
+
+    /// JSON written with sorted keys, so that a body encoded from a dictionary (whose order changes from one
+    /// process to the next) records the same text every time and matches however it was ordered; other bodies
+    /// as they are.
+    private static func canonicalJSON(_ body: Data, contentType: String?) -> Data {
+        guard contentType?.lowercased().contains("json") == true,
+            let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+            let sorted = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        else { return body }
+        return sorted
+    }
+
+    /// `text` with the numbers a replay added to placeholders (`<redacted-3>`, as sent or percent-encoded)
+    /// taken away again, and every placeholder written one way, so that a replayed token sent back in a path,
+    /// query or body matches the recording.
+    private static func unnumbered(_ text: String) -> String {
+        guard text.contains("redacted") else { return text }
+        return text.replacing(/(?:<|%3[Cc])redacted(?:-[0-9]+)?(?:>|%3[Ee])/) { _ in Redaction.placeholder }
+    }
+
+    /// The scheme, host and port at the start of `url`.
+    private static func origin(of url: String) -> String? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        return String(url[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex)])
     }
 
     /// `text` with every one of `secrets` (longest first) replaced by the placeholder.
@@ -405,12 +511,13 @@ public struct CassetteMiss: Error, CustomStringConvertible, Sendable {
 public func withCassette<T>(
     _ name: String, in directory: URL, mode: CassetteTransport.Mode = .fromEnvironment(),
     recordingThrough network: @autoclosure () -> any ClientTransport, matching: CassetteTransport.Matching = .default,
-    redaction: Redaction = .default, secrets: [String] = [], _ body: (CassetteTransport) async throws -> T
+    redaction: Redaction = .default, secrets: [String] = [], origin: URL? = nil, omitting: Set<HTTPField.Name> = [],
+    _ body: (CassetteTransport) async throws -> T
 ) async throws -> T {
     let cassette = try CassetteTransport(
         file: directory.appending(path: "\(name).har"), mode: mode,
         recordingThrough: mode == .replay ? nil : network(), matching: matching, redaction: redaction,
-        secrets: secrets)
+        secrets: secrets, origin: origin, omitting: omitting)
     let result = try await body(cassette)
     try cassette.save()
     return result

@@ -45,10 +45,14 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
             return (flight, existing == nil)
         }
         if leads {
+            // Shared by every caller, so bound by none's time limit (a span would call its cancellation a
+            // timeout).
             let task = Task {
-                let outcome: Outcome
-                do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
-                finish(flight, key: key, with: outcome)
+                await TimeLimit.$deadline.withValue(nil) {
+                    let outcome: Outcome
+                    do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
+                    finish(flight, key: key, with: outcome)
+                }
             }
             flight.state.withLock { $0.task = task }
         }

@@ -69,7 +69,7 @@ final class CallObserver: Sendable {
         // OpenTelemetry: a method outside the HTTP specifications is `_OTHER` (and `http.request.method_original`),
         // which also keeps the metrics' method dimension bounded.
         let original = request.method.rawValue
-        let method = Self.knownMethods.contains(original) ? original : "_OTHER"
+        let method = Self.conventional(original)
         self.operation = operation
         self.method = method
         self.metrics = metrics
@@ -89,7 +89,8 @@ final class CallObserver: Sendable {
             var attributes = Self.requestAttributes(method: method, original: original, address: address, extra: 3)
             if let template { attributes["url.template"] = .string(template) }
             attributes["courier.operation"] = .string(operation)
-            span.attributes = SpanAttributes(attributes)
+            // Merged: a tracer may have set attributes of its own when it started the span (a sampler's).
+            span.updateAttributes { $0.merge(SpanAttributes(attributes)) }
             self.span = span
             self.address = address
         } else {
@@ -102,10 +103,14 @@ final class CallObserver: Sendable {
         }
     }
 
-    /// The methods OpenTelemetry's HTTP conventions name (RFC 9110's, PATCH and QUERY).
-    private static let knownMethods: Set<String> = [
-        "CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE", "QUERY",
-    ]
+    /// The method as OpenTelemetry's HTTP conventions write it: one they name (RFC 9110's, PATCH and QUERY)
+    /// as it is, any other as `_OTHER`.
+    private static func conventional(_ method: String) -> String {
+        switch method {
+        case "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "QUERY", "CONNECT", "TRACE": method
+        default: "_OTHER"
+        }
+    }
 
     /// Where a request goes, as span attributes: `url.full` (redacted, as OpenTelemetry spells it:
     /// `REDACTED:REDACTED@` for credentials, `REDACTED` for a secret query value), `server.address` and
@@ -188,13 +193,14 @@ final class CallObserver: Sendable {
             return state.transportCalls
         }
         var head = head
-        let attempt = tracer.startSpan(
-            method == "_OTHER" ? "HTTP" : method, context: span.context, ofKind: .client)
+        // This request's own method: a redirect (303) may have turned the call's POST into a GET.
+        let original = head.method.rawValue
+        let method = Self.conventional(original)
+        let attempt = tracer.startSpan(method == "_OTHER" ? "HTTP" : method, context: span.context, ofKind: .client)
         let address = self.address.flatMap { $0.url == url ? $0 : nil } ?? Address(url, redaction: redaction)
-        var attributes = Self.requestAttributes(
-            method: method, original: head.method.rawValue, address: address, extra: 3)
+        var attributes = Self.requestAttributes(method: method, original: original, address: address, extra: 3)
         if index > 0 { attributes["http.request.resend_count"] = .int64(Int64(index)) }
-        attempt.attributes = SpanAttributes(attributes)
+        attempt.updateAttributes { $0.merge(SpanAttributes(attributes)) }
         // Through the instrument, so that every propagator it holds (W3C trace context, baggage, B3) writes.
         InstrumentationSystem.instrument.inject(attempt.context, into: &head.headerFields, using: HTTPFieldsInjector())
         do {

@@ -169,7 +169,10 @@ private struct Writing: ResponseConsumer {
     func bodySize(of value: APIResponse<URL>) -> Int? {
         let path = value.value.path(percentEncoded: false)
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return nil }
-        let earlier = value.status == .partialContent ? Int(resume?.bytesReceived ?? 0) : 0
+        // A range's first byte is where this exchange began writing (the partial file's end, checked above).
+        let earlier =
+            value.status == .partialContent
+            ? Int(ContentRange(value.response.headerFields[.contentRange])?.first ?? 0) : 0
         return max(size - earlier, 0)
     }
 

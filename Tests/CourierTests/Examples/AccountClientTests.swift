@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct AccountClientTests {
     struct AuthStats: Decodable, Sendable { let refreshes: Int }
 
-    @Test(arguments: ExampleBackend.allCases) func formLoginThenMeThenRefreshOnExpiry(_ backend: ExampleBackend)
+    @Test(arguments: ExampleBackend.active) func formLoginThenMeThenRefreshOnExpiry(_ backend: ExampleBackend)
         async throws
     {
         try await backend.run { base, transport in
@@ -24,11 +24,12 @@ import Testing
             #expect(try await accounts.me().name == "Ada Lovelace")
             let stats = try await APIClient(baseURL: base, transport: transport).send(
                 APIRequest<AuthStats>.get("/auth/stats"))
-            #expect(stats.refreshes == 1)
+            // What the server counted; a replay reads back the recorded count, which proves nothing.
+            if backend == .demoServer { #expect(stats.refreshes == 1) }
         }
     }
 
-    @Test(arguments: ExampleBackend.allCases) func wrongCredentialsSurfaceTheServersMessage(_ backend: ExampleBackend)
+    @Test(arguments: ExampleBackend.active) func wrongCredentialsSurfaceTheServersMessage(_ backend: ExampleBackend)
         async throws
     {
         try await backend.run { base, transport in
@@ -43,7 +44,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ExampleBackend.allCases) func meBeforeLoggingInIsAClearError(_ backend: ExampleBackend)
+    @Test(arguments: ExampleBackend.active) func meBeforeLoggingInIsAClearError(_ backend: ExampleBackend)
         async throws
     {
         try await backend.run { base, transport in

@@ -15,7 +15,7 @@ import Testing
             baseURL: base, username: DemoCredentials.envelopeUser, password: Secret(password), transport: transport)
     }
 
-    @Test(arguments: ExampleBackend.allCases) func logsInByItselfAndUnwrapsArticles(_ backend: ExampleBackend)
+    @Test(arguments: ExampleBackend.active) func logsInByItselfAndUnwrapsArticles(_ backend: ExampleBackend)
         async throws
     {
         try await backend.run { base, transport in
@@ -27,7 +27,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ExampleBackend.allCases) func logicalFailuresCarryTheAPIsErrorAndServerErrorsStayServerErrors(
+    @Test(arguments: ExampleBackend.active) func logicalFailuresCarryTheAPIsErrorAndServerErrorsStayServerErrors(
         _ backend: ExampleBackend
     ) async throws {
         try await backend.run { base, transport in
@@ -42,8 +42,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ExampleBackend.allCases) func atMostTwoRequestsAreInFlight(_ backend: ExampleBackend) async throws
-    {
+    @Test(arguments: ExampleBackend.active) func atMostTwoRequestsAreInFlight(_ backend: ExampleBackend) async throws {
         try await backend.run { base, transport in
             let api = api(base, transport)
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -58,7 +57,8 @@ import Testing
             }
             let stats = try await APIClient(baseURL: base, transport: transport) { $0.envelope = .successFlag }
                 .send(APIRequest<Stats>.get("/envelope/stats"))
-            #expect(stats.maxInFlight == 2)
+            // What the server saw; a replay reads back the recorded figure, which proves nothing.
+            if backend == .demoServer { #expect(stats.maxInFlight == 2) }
         }
     }
 }

@@ -17,6 +17,15 @@ enum ExampleBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
 
     var testDescription: String { self == .demoServer ? "demo server" : "cassette, no server" }
 
+    /// Both, except while recording (`COURIER_CASSETTES=record`): the demo server alone then, as the cassettes
+    /// are being rewritten.
+    static var active: [ExampleBackend] {
+        CassetteTransport.Mode.fromEnvironment() == .record ? [.demoServer] : allCases
+    }
+
+    /// The origin the cassettes are written with, in place of the demo server's random port.
+    static let origin = URL(string: "http://demo.invalid")
+
     /// The folder of the committed cassettes.
     static let folder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appending(path: "Cassettes/Examples")
@@ -40,8 +49,11 @@ enum ExampleBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
                 guard CassetteTransport.Mode.fromEnvironment() == .record else {
                     return try await body(base, DefaultTransport.make())
                 }
+                // Nearly the same file at every recording: the server's random port and the machine in
+                // `User-Agent` are not written (the rate limit's reset time is: the client reads it).
                 let cassette = try CassetteTransport(
-                    file: file, mode: .record, recordingThrough: DefaultTransport.make())
+                    file: file, mode: .record, recordingThrough: DefaultTransport.make(), origin: Self.origin,
+                    omitting: [.userAgent])
                 let result = try await body(base, cassette)
                 try cassette.save()
                 return result

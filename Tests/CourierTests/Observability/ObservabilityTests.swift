@@ -258,6 +258,26 @@ struct ObservabilityTests {
         #expect(size.lastValue == 1_234)
     }
 
+    /// A POST answered by `303` is followed by a GET: the call says POST, each request span its own method.
+    @Test func aRedirectThatChangesTheMethodIsSeenOnEachRequestSpan() async throws {
+        let mock = MockTransport { request in
+            request.path == "/submit"
+                ? (HTTPResponse(status: .seeOther, headerFields: [.location: "/result"]), Data())
+                : (HTTPResponse(status: .ok), Data("done".utf8))
+        }
+        let client = APIClient(baseURL: try #require(URL(string: "https://api.example.com")), transport: mock)
+        let (_, tracer) = try await observing {
+            _ = try await client.send(APIRequest<Data>.post("/submit", body: .json(["a": 1])))
+        }
+        let (call, requests) = try spans(tracer)
+        #expect(call.attributes["http.request.method"]?.toSpanAttribute() == "POST")
+        #expect(Set(requests.map(\.operationName)) == ["POST", "GET"])
+        for span in requests {
+            #expect(span.attributes["http.request.method"]?.toSpanAttribute() == .string(span.operationName))
+        }
+        #expect(requests.allSatisfy { $0.attributes["http.request.method_original"] == nil })
+    }
+
     @Test func nothingIsObservedWithoutABackend() async throws {
         let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/")
         let client = APIClient(baseURL: URL(filePath: "/"))

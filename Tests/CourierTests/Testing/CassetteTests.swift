@@ -163,39 +163,52 @@ struct CassetteTests {
     }
 
     /// A recorded cookie keeps its name and attributes with its value redacted, so a replay stores it and sends
-    /// it back; redacted values a replay hands out differ between responses; query items are written decoded.
-    @Test func cookiesSurviveRedactionAndQueryItemsAreWrittenDecoded() async throws {
+    /// it back (a future `Expires` dropped, a deletion kept one); redacted values a replay hands out differ
+    /// between responses and match again when sent back in a path; query items are written decoded, JSON
+    /// request bodies with sorted keys, the recorded origin as asked.
+    @Test func cookiesTokensAndOriginsSurviveRedactionAndReplay() async throws {
+        struct Session: Decodable, Sendable { let token: String }
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        var loginFields: HTTPFields = [.contentType: "application/json"]
+        loginFields.append(
+            HTTPField(
+                name: .setCookie,
+                value: "session=s3cr3t-cookie-value; Path=/; Expires=Wed, 01 Jan 2098 00:00:00 GMT; HttpOnly"))
+        loginFields.append(HTTPField(name: .setCookie, value: "old=; Expires=Thu, 01 Jan 1970 00:00:00 GMT"))
         let network = MockTransport(stubs: [
             .init(
-                .post, "/login",
-                headerFields: [
-                    .setCookie: "session=s3cr3t-cookie-value; Path=/; HttpOnly", .contentType: "text/plain",
-                ],
-                body: Data("ok".utf8)),
+                .post, "/login", headerFields: loginFields, body: Data(#"{"token":"tok-7c1e9a","user":"ada"}"#.utf8)),
+            .init(.get, "/sessions/tok-7c1e9a", json: #"{"open":true}"#),
             .init(.get, "/search", json: #"{"hits":0}"#),
         ])
         let base = try #require(URL(string: "http://127.0.0.1:9"))
-        func run(_ mode: CassetteTransport.Mode) async throws -> CookieJar {
+        let origin = try #require(URL(string: "http://api.test"))
+        func run(_ mode: CassetteTransport.Mode, base: URL) async throws -> CookieJar {
             let jar = CookieJar()
-            try await withCassette("cookies", in: folder, mode: mode, recordingThrough: network) { cassette in
+            try await withCassette("cookies", in: folder, mode: mode, recordingThrough: network, origin: origin) {
+                cassette in
                 let client = APIClient(baseURL: base, transport: cassette) { $0.cookieJar = jar }
-                _ = try await client.send(APIRequest<Data>.post("/login"))
+                let session = try await client.send(
+                    APIRequest<Session>.post("/login", body: .json(["zeta": 1, "alpha": 2, "mid": 3])))
+                _ = try await client.send(APIRequest<Data>.get("/sessions/\(session.token)"))
                 _ = try await client.send(APIRequest<Data>.get("/search", query: ["q": "a b/ü"]))
-                #expect(cassette.unplayed.isEmpty)
+                if mode == .replay { #expect(cassette.unplayed.isEmpty) }
             }
             return jar
         }
-        _ = try await run(.record)
+        _ = try await run(.record, base: base)
         let text = try String(contentsOf: folder.appending(path: "cookies.har"), encoding: .utf8)
         #expect(text.contains("session=<redacted>; Path=/; HttpOnly"), "\(text)")
+        #expect(text.contains("old=; Max-Age=0"), "\(text)")
         #expect(text.contains(#""value" : "session=<redacted>""#), "the search sent it, redacted: \(text)")
-        #expect(!text.contains("s3cr3t-cookie-value"))
+        #expect(text.contains(#""text" : "{\"alpha\":2,\"mid\":3,\"zeta\":1}""#), "\(text)")
+        #expect(text.contains("http://api.test/sessions/<redacted>") && !text.contains("127.0.0.1"), "\(text)")
+        for secret in ["s3cr3t-cookie-value", "tok-7c1e9a", "2098"] { #expect(!text.contains(secret), "\(secret)") }
         #expect(text.contains(#""value" : "a b/ü""#), "\(text)")
-        let replayed = try await run(.replay)
-        // The login is the file's second entry (`GET /search` sorts first).
-        #expect(replayed.cookies.map { "\($0.name)=\($0.value)" } == ["session=<redacted-2>"])
+        let replayed = try await run(.replay, base: origin)
+        // The login is the file's third entry (`GET /search` and `GET /sessions/…` sort first).
+        #expect(replayed.cookies.map { "\($0.name)=\($0.value)" } == ["session=<redacted-3>"])
         try Self.expectValidHAR([folder.appending(path: "cookies.har")])
     }
 
