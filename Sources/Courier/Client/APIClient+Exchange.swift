@@ -98,7 +98,7 @@ extension APIClient {
         let stage = LastStage(
             cacheMode: Consumer.isStream ? .bypass : route.cacheMode ?? configuration.cacheMode,
             coalesces: (route.coalesces ?? configuration.coalescesRequests) && Consumer.isShareable && body == nil,
-            observer: observer)
+            keepsBuffers: Consumer.writesBuffers, observer: observer)
         var delivery = try await dispatch(
             request, body: body, operationID: route.operationID, stage: stage, trail: Trail(), stripsCredentials: false)
         if RedirectStep.isRedirect(delivery.response) {
@@ -146,6 +146,9 @@ struct Delivery: Sendable {
 struct LastStage: Sendable {
     let cacheMode: CacheMode
     let coalesces: Bool
+    /// Whether the consumer can take the transport's own buffers (a download writes them to its file as they
+    /// are, where `HTTPBody` would copy each once more).
+    var keepsBuffers = false
     /// The call's metrics and tracing, when on: each request the transport sends is a child span.
     var observer: CallObserver? = nil
 }
@@ -164,10 +167,14 @@ protocol ResponseConsumer: Sendable {
     static var isStream: Bool { get }
     /// The response body's size in bytes, for metrics, when the value knows it.
     func bodySize(of value: Value) -> Int?
+    /// Whether the consumer reads the transport's own buffers when the delivery has them
+    /// (``ResponseSource/buffers``).
+    static var writesBuffers: Bool { get }
 }
 
 extension ResponseConsumer {
     static var isStream: Bool { false }
+    static var writesBuffers: Bool { false }
     func bodySize(of value: Value) -> Int? { nil }
 }
 
@@ -346,6 +353,15 @@ extension APIClient {
         // Most requests: no cache, no coalescing, not observed. Straight to the transport, two async frames
         // (`fetch`, `network`) fewer.
         if !stage.coalesces, configuration.cache == nil, stage.observer == nil {
+            #if canImport(AsyncHTTPClient)
+                // Only without middleware: a middleware may have replaced the body the buffers belong to.
+                if stage.keepsBuffers, middlewares.isEmpty, let ahc = transport as? HTTPClientTransport {
+                    let (response, responseBody, buffers) = try await ahc.sendKeepingBuffers(
+                        head, body: body, baseURL: url)
+                    storeCookies(of: response, to: head, baseURL: url)
+                    return (response, responseBody, ResponseSource(status: .network, buffers: buffers))
+                }
+            #endif
             let (response, responseBody) = try await transport.send(
                 head, body: body, baseURL: url, operationID: operationID)
             storeCookies(of: response, to: head, baseURL: url)

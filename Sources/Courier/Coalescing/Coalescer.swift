@@ -125,6 +125,9 @@ struct RequestKey: Hashable, Sendable {
 struct ResponseSource: Sendable {
     var status: CacheStatus
     var shared: SharedResponse? = nil
+    /// The transport's own buffers of the body, when the last stage asked for them (see
+    /// ``LastStage/keepsBuffers``): the same bytes as the delivery's body, whichever is read first.
+    var buffers: ResponseBuffers? = nil
 }
 
 /// A response shared by identical requests: its head, its whole body (still content-encoded), where it came

@@ -43,6 +43,11 @@ struct DownloadFile {
         try handle.write(contentsOf: bytes)
     }
 
+    /// Appends `bytes`, which stay the caller's.
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try handle.write(contentsOf: bytes)
+    }
+
     /// Empties the file, when the server sends the whole resource instead of the rest.
     func restart() throws {
         try handle.truncate(atOffset: 0)

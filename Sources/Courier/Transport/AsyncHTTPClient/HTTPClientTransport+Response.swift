@@ -47,4 +47,12 @@
             AsyncIterator(buffers: body.makeAsyncIterator())
         }
     }
+
+    /// AsyncHTTPClient's buffers of a response body, read by a download instead of the `HTTPBody` over them.
+    struct ResponseBuffers: Sendable {
+        let body: HTTPClientResponse.Body
+    }
+#else
+    /// A transport's own buffers of a response body: only AsyncHTTPClient's are read so far.
+    struct ResponseBuffers: Sendable {}
 #endif

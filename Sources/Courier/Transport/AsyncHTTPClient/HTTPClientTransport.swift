@@ -95,6 +95,18 @@
             return Self.makeResponse(response, method: request.method)
         }
 
+        /// ``send(_:body:baseURL:operationID:)``, also handing back AsyncHTTPClient's own buffers of the body,
+        /// for ``APIClient``'s downloads, which write them to the file as they are.
+        func sendKeepingBuffers(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (
+            HTTPResponse, HTTPBody?, ResponseBuffers?
+        ) {
+            let clientRequest = Self.makeClientRequest(
+                request, body: body, baseURL: baseURL, eventLoops: client.eventLoopGroup)
+            let response = try await client.execute(clientRequest, timeout: timeout)
+            let (head, responseBody) = Self.makeResponse(response, method: request.method)
+            return (head, responseBody, responseBody == nil ? nil : ResponseBuffers(body: response.body))
+        }
+
         /// The AsyncHTTPClient request for `request`, relative to `baseURL`.
         static func makeClientRequest(
             _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, eventLoops: any EventLoopGroup
