@@ -84,9 +84,8 @@ public final class CassetteTransport: ClientTransport, Sendable {
     private let matching: Matching
     private let redaction: Redaction
     private let secrets: [String]
-    private let recordsTimes: Bool
-    private let origin: String?
-    private let omitted: Set<HTTPField.Name>
+    /// How exchanges are written down: redacted, without what changes from one recording to the next.
+    private let writer: CassetteWriter
     private let state: Mutex<State>
 
     private struct State {
@@ -96,12 +95,16 @@ public final class CassetteTransport: ClientTransport, Sendable {
         /// them carried (a token a login response returns under an unlisted name is a secret once a later
         /// request sends it).
         var recorded: [Exchange] = []
+        /// Secret-named JSON members of the bodies seen so far: a later request may send one back in its path.
+        var memberSecrets: Set<String> = []
     }
 
     /// One recorded exchange, before redaction.
-    private struct Exchange {
+    struct Exchange {
         var request: HTTPRequest
         var url: String
+        /// The scheme, host and port of the base URL it was sent with.
+        var base: String?
         var requestBody: Data?
         var response: HTTPResponse
         var responseBody: Data
@@ -135,14 +138,14 @@ public final class CassetteTransport: ClientTransport, Sendable {
         omitting: Set<HTTPField.Name> = []
     ) throws {
         self.file = file
-        self.origin = origin.map { $0.absoluteString.trimmingSuffix("/") }
-        self.omitted = omitting
+        writer = CassetteWriter(
+            redaction: redaction, recordsTimes: recordsTimes, origin: origin.flatMap(CassetteWriter.origin(of:)),
+            omitted: omitting)
         self.mode = mode
         self.network = network
         self.matching = matching
         self.redaction = redaction
         self.secrets = secrets
-        self.recordsTimes = recordsTimes
         var state = State()
         let exists = FileManager.default.fileExists(atPath: file.path(percentEncoded: false))
         if mode == .replay || (mode == .recordMissing && exists) {
@@ -161,8 +164,15 @@ public final class CassetteTransport: ClientTransport, Sendable {
         var requestBytes: Data?
         if let body { requestBytes = try await Data(collecting: body, upTo: Self.bodyLimit) }
         let url = baseURL.absoluteString.trimmingSuffix("/") + (request.path ?? "")
-        let requestSecrets = redaction.secretValues(in: [request], extra: secrets)
-        let harRequest = harRequest(request, url: url, body: requestBytes, secrets: requestSecrets)
+        let base = CassetteWriter.origin(of: baseURL)
+        // Written down as it will be when saved, so that it matches what an earlier recording wrote.
+        let members = writer.secretMembers(in: requestBytes)
+        let known = state.withLock { state in
+            state.memberSecrets.formUnion(members)
+            return state.memberSecrets
+        }
+        let requestSecrets = redaction.secretValues(in: [request], extra: secrets + known.sorted())
+        let harRequest = writer.harRequest(request, url: url, body: requestBytes, secrets: requestSecrets, base: base)
         let key = Self.key(of: harRequest, matching: matching)
         if mode != .record, let (entry, index) = claim(key) {
             return Self.replay(entry, number: index + 1, method: request.method)
@@ -180,10 +190,12 @@ public final class CassetteTransport: ClientTransport, Sendable {
         var responseBytes: Data?
         if let responseBody { responseBytes = try await Data(collecting: responseBody, upTo: Self.bodyLimit) }
         let milliseconds = Date().timeIntervalSince(started) * 1000
+        let responseMembers = writer.secretMembers(in: responseBytes)
         state.withLock { state in
+            state.memberSecrets.formUnion(responseMembers)
             state.recorded.append(
                 Exchange(
-                    request: request, url: url, requestBody: requestBytes, response: response,
+                    request: request, url: url, base: base, requestBody: requestBytes, response: response,
                     responseBody: responseBytes ?? Data(), started: started, milliseconds: milliseconds,
                     sequence: state.recorded.count))
         }
@@ -198,18 +210,16 @@ public final class CassetteTransport: ClientTransport, Sendable {
         guard mode == .record || (mode == .recordMissing && !recorded.isEmpty) else { return }
         // Secret-named JSON members of any body count too: a session ID a login returns under `token` may come
         // back in a later request's path, where no rule would see it.
-        let memberValues = recorded.flatMap { exchange in
-            Self.secretMembers(in: exchange.requestBody, redaction: redaction)
-                + Self.secretMembers(in: exchange.responseBody, redaction: redaction)
-        }
+        let memberValues = state.withLock { $0.memberSecrets }.sorted()
         let allSecrets = redaction.secretValues(
             in: recorded.map(\.request), responses: recorded.map(\.response), extra: secrets + memberValues)
         let new = recorded.map { exchange in
-            let request = harRequest(
-                exchange.request, url: exchange.url, body: exchange.requestBody, secrets: allSecrets)
+            let request = writer.harRequest(
+                exchange.request, url: exchange.url, body: exchange.requestBody, secrets: allSecrets,
+                base: exchange.base)
             return Recorded(
-                entry: harEntry(request, exchange, secrets: allSecrets), key: Self.key(of: request, matching: .exact),
-                sequence: loaded.count + exchange.sequence)
+                entry: writer.harEntry(request, exchange, secrets: allSecrets),
+                key: Self.key(of: request, matching: .exact), sequence: loaded.count + exchange.sequence)
         }
         let old = loaded.map {
             Recorded(entry: $0.entry, key: Self.key(of: $0.entry, matching: .exact), sequence: $0.sequence)
@@ -217,16 +227,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
         // Sorted by the whole request (as redacted), each request's repeats in the order they happened.
         let entries = (old + new).sorted { ($0.key, $0.sequence) < ($1.key, $1.sequence) }.map(\.entry)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var data = try HARFile(log: .init(entries: entries)).encoded()
-        if let origin {
-            // Longest first, so that `:8080` is never replaced inside `:80801`.
-            let recordedOrigins = Set(recorded.compactMap { Self.origin(of: $0.url) }).sorted { $0.count > $1.count }
-            let text = recordedOrigins.reduce(String(decoding: data, as: UTF8.self)) {
-                $0.replacingOccurrences(of: $1, with: origin)
-            }
-            data = Data(text.utf8)
-        }
-        try data.write(to: file, options: .atomic)
+        try HARFile(log: .init(entries: entries)).encoded().write(to: file, options: .atomic)
     }
 
     /// The recorded requests no request has matched yet (`METHOD URL`, redacted), in the file's order: after a
@@ -306,164 +307,12 @@ public final class CassetteTransport: ClientTransport, Sendable {
         return previous[b.count]
     }
 
-    // MARK: - HAR
-
-    private func harRequest(_ request: HTTPRequest, url: String, body: Data?, secrets: [String]) -> HARFile.Request {
-        let redactedURL = Self.replacing(secrets, in: redaction.redact(url: url))
-        let query = redactedURL.firstIndex(of: "?").map { redactedURL[redactedURL.index(after: $0)...] } ?? ""
-        let contentType = request.headerFields[.contentType]
-        var fields = request.headerFields
-        // A trace's identifiers differ on every run.
-        for name in ["traceparent", "tracestate", "baggage"] { HTTPField.Name(name).map { fields[$0] = nil } }
-        for name in omitted { fields[name] = nil }
-        let postData = body.map { body in
-            let redacted = Self.canonicalJSON(
-                redaction.redactedBody(body, contentType: contentType, secrets: secrets), contentType: contentType)
-            return (
-                HARFile.PostData(mimeType: contentType ?? "", text: HARFile.text(of: redacted).text), redacted.count
-            )
-        }
-        return HARFile.Request(
-            method: request.method.rawValue, url: redactedURL, headers: headers(fields, secrets: secrets),
-            queryString: query.split(separator: "&").map { pair in
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                // HAR readers show query items decoded, as DevTools writes them.
-                func decoded(_ text: Substring) -> String {
-                    Self.replacing(secrets, in: text.removingPercentEncoding ?? String(text))
-                }
-                return .init(name: decoded(parts[0]), value: parts.count > 1 ? decoded(parts[1]) : "")
-            },
-            postData: postData?.0,
-            // The size written, not the size sent: the difference would tell a secret's length.
-            bodySize: postData?.1 ?? 0)
-    }
-
-    private func harEntry(_ request: HARFile.Request, _ exchange: Exchange, secrets: [String]) -> HARFile.Entry {
-        let response = exchange.response
-        let contentType = response.headerFields[.contentType]
-        let redacted = redaction.redactedBody(exchange.responseBody, contentType: contentType, secrets: secrets)
-        let (text, encoding) = HARFile.text(of: redacted)
-        let milliseconds = recordsTimes ? exchange.milliseconds : 0
-        var fields = response.headerFields
-        // The body may have changed length; and the time a response was sent is a timestamp.
-        fields[.contentLength] = nil
-        if !recordsTimes { fields[.date] = nil }
-        for name in omitted { fields[name] = nil }
-        return HARFile.Entry(
-            startedDateTime: recordsTimes ? exchange.started.formatted(.iso8601) : "1970-01-01T00:00:00.000Z",
-            time: milliseconds,
-            request: request,
-            response: HARFile.Response(
-                status: response.status.code, statusText: response.status.reasonPhrase,
-                headers: headers(fields, secrets: secrets),
-                content: .init(size: redacted.count, mimeType: contentType ?? "", text: text, encoding: encoding),
-                redirectURL: response.headerFields[.location].map {
-                    Self.replacing(secrets, in: redaction.redact(url: $0))
-                }
-                    ?? "",
-                bodySize: redacted.count),
-            timings: .init(send: 0, wait: milliseconds, receive: 0))
-    }
-
-    private func headers(_ fields: HTTPFields, secrets: [String]) -> [HARFile.NameValue] {
-        zip(fields, redaction.redact(headers: fields)).map { original, field in
-            let value =
-                switch field.name {
-                case .location, .contentLocation: redaction.redact(url: field.value)
-                // A cookie keeps its name and attributes, so that a replayed one is stored and sent again.
-                case .setCookie: Self.redactingCookieValues(original.value, attributes: true)
-                case .cookie: Self.redactingCookieValues(original.value, attributes: false)
-                default: field.value
-                }
-            return .init(name: field.name.rawName, value: Self.replacing(secrets, in: value))
-        }
-    }
-
-    /// `Set-Cookie: id=…; Path=/` (`attributes`) or `Cookie: a=…; b=…` with every cookie's value redacted (an
-    /// empty one, which deletes a cookie, stays empty). A `Set-Cookie`'s `Expires` date would change at every
-    /// recording and expire the cookie on replay after that date: one in the past (a deletion) is written
-    /// `Max-Age=0`, one in the future dropped, so the replayed cookie lasts the session.
-    private static func redactingCookieValues(_ value: String, attributes: Bool) -> String {
-        let parts = value.split(separator: ";", omittingEmptySubsequences: false)
-        let pairs = attributes ? parts.prefix(1) : parts[...]
-        let redacted = pairs.map { pair in
-            guard let equals = pair.firstIndex(of: "=") else { return Redaction.placeholder }
-            let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            return value.isEmpty ? String(pair) : "\(pair[...equals])\(Redaction.placeholder)"
-        }
-        guard attributes else { return redacted.joined(separator: ";") }
-        let kept = parts.dropFirst().compactMap { attribute -> String? in
-            let trimmed = attribute.trimmingCharacters(in: .whitespaces)
-            guard trimmed.lowercased().hasPrefix("expires=") else { return String(attribute) }
-            let date = Self.cookieDate(String(trimmed.dropFirst("expires=".count)))
-            return date.flatMap { $0 < Date() ? " Max-Age=0" : nil }
-        }
-        return (redacted + kept).joined(separator: ";")
-    }
-
-    /// An `Expires` date as servers write it: RFC 9110's IMF-fixdate, or the older `-` forms.
-    private static func cookieDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in [
-            "EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz",
-        ] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
-
-    /// The string values of JSON members named like secrets (``Redaction/isSecretQueryName(_:)``), at any
-    /// depth, when `body` is JSON.
-    private static func secretMembers(in body: Data?, redaction: Redaction) -> [String] {
-        guard let body, let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
-        else { return [] }
-        var found: [String] = []
-        func visit(_ value: Any, named name: String?) {
-            if let dictionary = value as? [String: Any] {
-                for (key, member) in dictionary { visit(member, named: key) }
-            } else if let array = value as? [Any] {
-                for element in array { visit(element, named: name) }
-            } else if let text = value as? String, let name, redaction.isSecretQueryName(name), !text.isEmpty {
-                found.append(text)
-            }
-        }
-        visit(object, named: nil)
-        return found
-    }
-
-    /// JSON written with sorted keys, so that a body encoded from a dictionary (whose order changes from one
-    /// process to the next) records the same text every time and matches however it was ordered; other bodies
-    /// as they are.
-    private static func canonicalJSON(_ body: Data, contentType: String?) -> Data {
-        guard contentType?.lowercased().contains("json") == true,
-            let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
-            let sorted = try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        else { return body }
-        return sorted
-    }
-
     /// `text` with the numbers a replay added to placeholders (`<redacted-3>`, as sent or percent-encoded)
     /// taken away again, and every placeholder written one way, so that a replayed token sent back in a path,
     /// query or body matches the recording.
     private static func unnumbered(_ text: String) -> String {
         guard text.contains("redacted") else { return text }
         return text.replacing(/(?:<|%3[Cc])redacted(?:-[0-9]+)?(?:>|%3[Ee])/) { _ in Redaction.placeholder }
-    }
-
-    /// The scheme, host and port at the start of `url`.
-    private static func origin(of url: String) -> String? {
-        guard let scheme = url.range(of: "://") else { return nil }
-        let rest = url[scheme.upperBound...]
-        return String(url[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex)])
-    }
-
-    /// `text` with every one of `secrets` (longest first) replaced by the placeholder.
-    private static func replacing(_ secrets: [String], in text: String) -> String {
-        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Redaction.placeholder) }
     }
 
     /// The recorded response of `entry`, the `number`th in the file. Its redacted values are handed out as

@@ -493,7 +493,7 @@ extension APIClient {
             }
             return Delivery(
                 request: delivery.request, response: response, body: body, attempts: delivery.attempts,
-                trail: delivery.trail, decodedCoding: coding, source: delivery.source
+                trail: delivery.trail, decodedCoding: coding, source: delivery.source.withoutBuffers
             )
         }
     }

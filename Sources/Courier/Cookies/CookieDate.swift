@@ -1,12 +1,12 @@
-import Foundation
+package import Foundation
 
 /// The lenient date parsing cookies use (RFC 6265bis §5.1.1): the first time, day, month and year found
 /// among the tokens between delimiters, in any order, so `Mon, 10-Dec-2007 17:02:24 GMT`,
 /// `Thursday, 01-Jan-1970 00:00:00 GMT` and `Mon Dec 10 16:32:30 2007` all parse. Two-digit years 70–99 are
 /// 19xx and 00–69 are 20xx; a day past the end of its month, or a year before 1601, is no date.
-enum CookieDate {
+package enum CookieDate {
     /// The date `text` names, or `nil`.
-    static func parse(_ text: some StringProtocol) -> Date? {
+    package static func parse(_ text: some StringProtocol) -> Date? {
         var time: (hour: Int, minute: Int, second: Int)?
         var day: Int?
         var month: Int?

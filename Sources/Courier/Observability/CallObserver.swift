@@ -90,7 +90,7 @@ final class CallObserver: Sendable {
             if let template { attributes["url.template"] = .string(template) }
             attributes["courier.operation"] = .string(operation)
             // Merged: a tracer may have set attributes of its own when it started the span (a sampler's).
-            span.updateAttributes { $0.merge(SpanAttributes(attributes)) }
+            span.updateAttributes { Self.add(attributes, to: &$0) }
             self.span = span
             self.address = address
         } else {
@@ -161,6 +161,16 @@ final class CallObserver: Sendable {
         }
     }
 
+    /// `attributes` added to a span's own: set whole when the tracer gave it none (one right-sized dictionary),
+    /// else merged.
+    private static func add(_ attributes: [String: SpanAttribute], to existing: inout SpanAttributes) {
+        if existing.isEmpty {
+            existing = SpanAttributes(attributes)
+        } else {
+            existing.merge(SpanAttributes(attributes))
+        }
+    }
+
     /// The attributes every span of a request has: method, original method when `_OTHER`, address; room for
     /// `extra` more.
     private static func requestAttributes(method: String, original: String, address: Address, extra: Int)
@@ -200,7 +210,7 @@ final class CallObserver: Sendable {
         let address = self.address.flatMap { $0.url == url ? $0 : nil } ?? Address(url, redaction: redaction)
         var attributes = Self.requestAttributes(method: method, original: original, address: address, extra: 3)
         if index > 0 { attributes["http.request.resend_count"] = .int64(Int64(index)) }
-        attempt.updateAttributes { $0.merge(SpanAttributes(attributes)) }
+        attempt.updateAttributes { Self.add(attributes, to: &$0) }
         // Through the instrument, so that every propagator it holds (W3C trace context, baggage, B3) writes.
         InstrumentationSystem.instrument.inject(attempt.context, into: &head.headerFields, using: HTTPFieldsInjector())
         do {

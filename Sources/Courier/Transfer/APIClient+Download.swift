@@ -2,11 +2,6 @@ public import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-#if canImport(AsyncHTTPClient)
-    import AsyncHTTPClient
-    import NIOCore
-#endif
-
 extension APIClient {
     /// Streams the success body of `route` into the file at `destination`, with bounded memory (on a
     /// streaming transport such as AsyncHTTPClient), and returns the response with `destination` as value.
@@ -145,7 +140,7 @@ private struct Writing: ResponseConsumer {
             progress?(TransferProgress(completedBytes: completed, totalBytes: total))
         }
         do {
-            if let buffers = delivery.source.buffers, delivery.decodedCoding == nil {
+            if let buffers = delivery.source.buffers {
                 try await Self.write(buffers, to: file, wrote: wrote)
             } else if let responseBody {
                 for try await chunk in responseBody {
@@ -177,14 +172,10 @@ private struct Writing: ResponseConsumer {
 
     /// Writes the transport's own buffers to `file` as they are: one copy fewer than through `HTTPBody`.
     private static func write(_ buffers: ResponseBuffers, to file: DownloadFile, wrote: (Int) -> Void) async throws {
-        #if canImport(AsyncHTTPClient)
-            for try await buffer in buffers.body {
-                do { try buffer.withUnsafeReadableBytes { try file.write($0) } } catch {
-                    throw FileFailure(underlying: error)
-                }
-                wrote(buffer.readableBytes)
-            }
-        #endif
+        try await buffers.read { buffer in
+            do { try file.write(buffer) } catch { throw FileFailure(underlying: error) }
+            wrote(buffer.count)
+        }
     }
 
     /// The bytes this exchange wrote (a resumed download's file also holds what an earlier one did), for

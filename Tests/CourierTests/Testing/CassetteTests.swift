@@ -8,6 +8,8 @@ import OpenAPIRuntime
 import Synchronization
 import Testing
 
+@testable import CourierTesting
+
 /// Cassettes: example clients recorded against the demo server, then replayed with the server stopped; what
 /// is written never holds a secret; misses name the nearest recorded request.
 @Suite(.timeLimit(.minutes(1)))
@@ -210,6 +212,60 @@ struct CassetteTests {
         // The login is the file's third entry (`GET /search` and `GET /sessions/…` sort first).
         #expect(replayed.cookies.map { "\($0.name)=\($0.value)" } == ["session=<redacted-3>"])
         try Self.expectValidHAR([folder.appending(path: "cookies.har")])
+    }
+
+    /// The written origin replaces the base URL's own only where it is a whole origin, in every spelling;
+    /// `recordMissing` with an origin matches what an earlier run wrote; a secret the client itself put in a
+    /// JSON body matches on replay where it comes back in a path; `Expires` is kept when unreadable and dropped
+    /// beside `Max-Age`.
+    @Test func originsSecretMembersAndCookieDatesAreWrittenSoTheyReplay() async throws {
+        #expect(
+            CassetteWriter.replacingOrigin(
+                "http://localhost", with: "http://demo.invalid",
+                in: "http://localhost/x http://localhost:8081/y http://localhost.example/z (http://localhost)")
+                == "http://demo.invalid/x http://localhost:8081/y http://localhost.example/z (http://demo.invalid)")
+        #expect(
+            CassetteWriter.redactingCookieValues(
+                "a=1; Max-Age=60; Expires=Wed, 01 Jan 2098 00:00:00 GMT", attributes: true)
+                == "a=<redacted>; Max-Age=60")
+        #expect(
+            CassetteWriter.redactingCookieValues("a=1; Expires=someday", attributes: true)
+                == "a=<redacted>; Expires=someday")
+        #expect(
+            CassetteWriter.redactingCookieValues("a=1; expires=Sun Nov  6 08:49:37 1994", attributes: true)
+                == "a=<redacted>; Max-Age=0")
+
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let counting = CountingTransport(
+            MockTransport { request in
+                let body =
+                    request.path == "/links"
+                    ? #"{"next":"http://127.0.0.1:9/page/2","other":"http://127.0.0.1:90/"}"# : "{}"
+                return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), Data(body.utf8))
+            })
+        let origin = try #require(URL(string: "http://api.test"))
+        func run(_ mode: CassetteTransport.Mode, base: String, paths: [String]) async throws {
+            let url = try #require(URL(string: base))
+            try await withCassette("edges", in: folder, mode: mode, recordingThrough: counting, origin: origin) {
+                cassette in
+                let client = APIClient(baseURL: url, transport: cassette)
+                _ = try await client.send(
+                    APIRequest<Data>.post("/sessions", body: .json(["token": "s3ss10n-client-made"])))
+                _ = try await client.send(APIRequest<Data>.delete("/sessions/s3ss10n-client-made"))
+                for path in paths { _ = try await client.send(APIRequest<Data>.get(RoutePath(encoded: path))) }
+                if mode == .replay { #expect(cassette.unplayed.isEmpty) }
+            }
+        }
+        try await run(.record, base: "http://127.0.0.1:9", paths: ["/links"])
+        #expect(counting.count == 3)
+        try await run(.recordMissing, base: "http://127.0.0.1:10", paths: ["/links", "/more"])
+        #expect(counting.count == 4, "only /more was new")
+        let text = try String(contentsOf: folder.appending(path: "edges.har"), encoding: .utf8)
+        #expect(!text.contains("s3ss10n-client-made"))
+        #expect(text.contains("http://api.test/page/2") && text.contains("http://127.0.0.1:90/"), "\(text)")
+        #expect(!text.contains("127.0.0.1:9/") && !text.contains("127.0.0.1:10"), "\(text)")
+        try await run(.replay, base: "http://api.test", paths: ["/links", "/more"])
     }
 
     @Test func recordMissingAddsOnlyWhatIsNew() async throws {

@@ -89,10 +89,9 @@ public actor TokenStore {
         }
         try checkRefreshLimit()
         // Everyone waiting on this task, not only its creator, gets the same outcome.
-        // Shared by every waiting request, so bound by none's time limit (see `TimeLimit.deadline`).
         let task = Task { [refreshToken] in
             do {
-                return try await TimeLimit.$deadline.withValue(nil) { try await refreshToken(stale) }
+                return try await refreshToken(stale)
             } catch {
                 throw APIError(
                     .authenticationFailed, phase: .sending, message: "token refresh failed: \(error)",

@@ -51,8 +51,16 @@
     /// AsyncHTTPClient's buffers of a response body, read by a download instead of the `HTTPBody` over them.
     struct ResponseBuffers: Sendable {
         let body: HTTPClientResponse.Body
+
+        /// Hands each buffer's bytes to `body`, in order, until the response ends.
+        func read(_ body: (UnsafeRawBufferPointer) throws -> Void) async throws {
+            for try await buffer in self.body { try buffer.withUnsafeReadableBytes(body) }
+        }
     }
 #else
-    /// A transport's own buffers of a response body: only AsyncHTTPClient's are read so far.
-    struct ResponseBuffers: Sendable {}
+    /// A transport's own buffers of a response body: only AsyncHTTPClient's are read so far, so there is
+    /// never one of these.
+    enum ResponseBuffers: Sendable {
+        func read(_ body: (UnsafeRawBufferPointer) throws -> Void) async throws {}
+    }
 #endif

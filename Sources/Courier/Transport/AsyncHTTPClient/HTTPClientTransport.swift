@@ -89,10 +89,8 @@
         public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
             -> (HTTPResponse, HTTPBody?)
         {
-            let clientRequest = Self.makeClientRequest(
-                request, body: body, baseURL: baseURL, eventLoops: client.eventLoopGroup)
-            let response = try await client.execute(clientRequest, timeout: timeout)
-            return Self.makeResponse(response, method: request.method)
+            let (response, responseBody, _) = try await sendKeepingBuffers(request, body: body, baseURL: baseURL)
+            return (response, responseBody)
         }
 
         /// ``send(_:body:baseURL:operationID:)``, also handing back AsyncHTTPClient's own buffers of the body,
