@@ -11,16 +11,18 @@ import Synchronization
 /// items, credential header fields, the tokens and passwords inside them and cookies (``Redaction``), in every
 /// spelling, in URLs, header values and bodies, plus form fields and JSON members named like secrets, plus
 /// any `secrets` given. Output is deterministic: entries sorted by request (each request's repeats in the
-/// order they happened), keys sorted, no times unless ``init(file:mode:recordingThrough:matching:redaction:secrets:recordsTimes:origin:omitting:)``
-/// asks for them, so cassettes diff cleanly in review.
+/// order they happened), keys sorted, JSON request bodies with sorted keys, no times unless asked for
+/// (``init(file:mode:recordingThrough:matching:redaction:secrets:recordsTimes:writtenOrigin:omitting:)``), so
+/// cassettes diff cleanly in review.
 ///
 /// A request matches a recorded one by method and URL (as redacted, query order ignored unless
 /// ``Matching/queryOrderMatters``), and by the header fields and body ``Matching`` names; each recorded
 /// exchange answers once, in order. A replayed response hands out its redacted values as `<redacted-N>`, N
 /// its place in the file, so that tokens different responses issued stay different. In ``Mode/replay`` a
-/// request that matches none fails with ``CassetteMiss``, naming the request and the nearest recorded one. Bodies are recorded in full: a
-/// response is read to its end before the caller sees it, so record only streams that end. Recording asks
-/// the server for uncompressed bodies (no `Accept-Encoding`), so that what is written can be redacted.
+/// request that matches none fails with ``CassetteMiss``, naming the request and the nearest recorded one.
+/// Bodies are recorded in full: a response is read to its end before the caller sees it, so record only
+/// streams that end. Recording asks the server for uncompressed bodies (no `Accept-Encoding`), so that what
+/// is written can be redacted.
 ///
 /// ```swift
 /// /// Records the first run (`COURIER_CASSETTES=record`), replays it after: no server needed.
@@ -82,7 +84,6 @@ public final class CassetteTransport: ClientTransport, Sendable {
     public let mode: Mode
     private let network: (any ClientTransport)?
     private let matching: Matching
-    private let redaction: Redaction
     private let secrets: [String]
     /// How exchanges are written down: redacted, without what changes from one recording to the next.
     private let writer: CassetteWriter
@@ -127,31 +128,30 @@ public final class CassetteTransport: ClientTransport, Sendable {
     /// reads `file` now and fails if it can't; recording starts from nothing (``Mode/record``) or from the
     /// file when there is one (``Mode/recordMissing``).
     ///
-    /// Written cassettes can be made to stay the same from one recording to the next: `origin` is written in
-    /// place of the scheme, host and port the recorded requests went to, wherever it appears (URLs, fields,
-    /// bodies), for a server on a port chosen at random each run (replay with a base URL on `origin`; meant
-    /// for a cassette of one server); `omitting` names fields that are not written (a rate limit's reset
-    /// time, a `User-Agent` naming the recording machine).
+    /// Written cassettes can be made to stay the same from one recording to the next: `writtenOrigin`'s scheme,
+    /// host and port are written in place of the base URL's wherever they appear whole (URLs, fields, bodies),
+    /// for a server on a port chosen at random each run; replay with a base URL on `writtenOrigin`. (Other
+    /// origins, such as a redirect's, stay; ``Matching/origin`` is about matching, not writing.) `omitting`
+    /// names fields that are not written (a rate limit's reset time, a `User-Agent` naming the machine).
     public init(
         file: URL, mode: Mode, recordingThrough network: (any ClientTransport)? = nil, matching: Matching = .default,
-        redaction: Redaction = .default, secrets: [String] = [], recordsTimes: Bool = false, origin: URL? = nil,
-        omitting: Set<HTTPField.Name> = []
+        redaction: Redaction = .default, secrets: [String] = [], recordsTimes: Bool = false,
+        writtenOrigin: URL? = nil, omitting: Set<HTTPField.Name> = []
     ) throws {
         self.file = file
         writer = CassetteWriter(
-            redaction: redaction, recordsTimes: recordsTimes, origin: origin.flatMap(CassetteWriter.origin(of:)),
-            omitted: omitting)
+            redaction: redaction, recordsTimes: recordsTimes,
+            origin: writtenOrigin.flatMap(CassetteWriter.origin(of:)), omitted: omitting)
         self.mode = mode
         self.network = network
         self.matching = matching
-        self.redaction = redaction
         self.secrets = secrets
         var state = State()
         let exists = FileManager.default.fileExists(atPath: file.path(percentEncoded: false))
         if mode == .replay || (mode == .recordMissing && exists) {
             let har = try JSONDecoder().decode(HARFile.self, from: Data(contentsOf: file))
             state.entries = har.log.entries.enumerated().map { index, entry in
-                Recorded(entry: entry, key: Self.key(of: entry, matching: matching), sequence: index)
+                Recorded(entry: entry, key: Self.key(of: entry.request, matching: matching), sequence: index)
             }
         }
         self.state = Mutex(state)
@@ -163,7 +163,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
     {
         var requestBytes: Data?
         if let body { requestBytes = try await Data(collecting: body, upTo: Self.bodyLimit) }
-        let url = baseURL.absoluteString.trimmingSuffix("/") + (request.path ?? "")
+        let url = baseURL.textWithoutTrailingSlash + (request.path ?? "")
         let base = CassetteWriter.origin(of: baseURL)
         // Written down as it will be when saved, so that it matches what an earlier recording wrote.
         let members = writer.secretMembers(in: requestBytes)
@@ -171,7 +171,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
             state.memberSecrets.formUnion(members)
             return state.memberSecrets
         }
-        let requestSecrets = redaction.secretValues(in: [request], extra: secrets + known.sorted())
+        let requestSecrets = writer.redaction.secretValues(in: [request], extra: secrets + known.sorted())
         let harRequest = writer.harRequest(request, url: url, body: requestBytes, secrets: requestSecrets, base: base)
         let key = Self.key(of: harRequest, matching: matching)
         if mode != .record, let (entry, index) = claim(key) {
@@ -211,7 +211,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
         // Secret-named JSON members of any body count too: a session ID a login returns under `token` may come
         // back in a later request's path, where no rule would see it.
         let memberValues = state.withLock { $0.memberSecrets }.sorted()
-        let allSecrets = redaction.secretValues(
+        let allSecrets = writer.redaction.secretValues(
             in: recorded.map(\.request), responses: recorded.map(\.response), extra: secrets + memberValues)
         let new = recorded.map { exchange in
             let request = writer.harRequest(
@@ -222,7 +222,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
                 key: Self.key(of: request, matching: .exact), sequence: loaded.count + exchange.sequence)
         }
         let old = loaded.map {
-            Recorded(entry: $0.entry, key: Self.key(of: $0.entry, matching: .exact), sequence: $0.sequence)
+            Recorded(entry: $0.entry, key: Self.key(of: $0.entry.request, matching: .exact), sequence: $0.sequence)
         }
         // Sorted by the whole request (as redacted), each request's repeats in the order they happened.
         let entries = (old + new).sorted { ($0.key, $0.sequence) < ($1.key, $1.sequence) }.map(\.entry)
@@ -278,10 +278,6 @@ public final class CassetteTransport: ClientTransport, Sendable {
         }
         if matching.body { key += "\n\n" + unnumbered(request.postData?.text ?? "") }
         return key
-    }
-
-    private static func key(of entry: HARFile.Entry, matching: Matching) -> String {
-        key(of: entry.request, matching: matching)
     }
 
     /// A key as a message shows it: its first line, and how many more lines (fields, body) it has.
@@ -360,20 +356,14 @@ public struct CassetteMiss: Error, CustomStringConvertible, Sendable {
 public func withCassette<T>(
     _ name: String, in directory: URL, mode: CassetteTransport.Mode = .fromEnvironment(),
     recordingThrough network: @autoclosure () -> any ClientTransport, matching: CassetteTransport.Matching = .default,
-    redaction: Redaction = .default, secrets: [String] = [], origin: URL? = nil, omitting: Set<HTTPField.Name> = [],
-    _ body: (CassetteTransport) async throws -> T
+    redaction: Redaction = .default, secrets: [String] = [], writtenOrigin: URL? = nil,
+    omitting: Set<HTTPField.Name> = [], _ body: (CassetteTransport) async throws -> T
 ) async throws -> T {
     let cassette = try CassetteTransport(
         file: directory.appending(path: "\(name).har"), mode: mode,
         recordingThrough: mode == .replay ? nil : network(), matching: matching, redaction: redaction,
-        secrets: secrets, origin: origin, omitting: omitting)
+        secrets: secrets, writtenOrigin: writtenOrigin, omitting: omitting)
     let result = try await body(cassette)
     try cassette.save()
     return result
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
-    }
 }

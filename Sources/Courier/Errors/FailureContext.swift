@@ -16,7 +16,7 @@ struct FailureContext: Sendable {
         _ kind: APIError.Kind, phase: APIError.Phase, message: String? = nil, underlying: (any Error)? = nil,
         response: HTTPResponse? = nil, body: Data? = nil, errorBody: (any Sendable)? = nil
     ) -> APIError {
-        let secrets = redaction.secrets(
+        let secrets = redaction.secretValues(
             in: (request.map { [$0] } ?? []) + trail.sent, responses: response.map { [$0] } ?? [])
         var error = APIError(kind, phase: phase, underlyingError: underlying.map { scrubbed($0, secrets: secrets) })
         error.redirects = trail.redirects

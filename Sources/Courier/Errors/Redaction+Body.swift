@@ -1,5 +1,5 @@
 public import Foundation
-public import HTTPTypes
+import HTTPTypes
 
 extension Redaction {
     /// `body` as it came, with secrets hidden: every value in `secrets` is scrubbed, and form fields and JSON
@@ -54,16 +54,6 @@ extension Redaction {
 }
 
 extension Redaction {
-    /// Every secret value `requests` and `responses` carry (secret query values, credential header values
-    /// and the tokens and passwords inside them, cookie values, cookies a response sets), each in every
-    /// spelling it can take in text, longest first: what errors, logs and cURL output hide, for tools that
-    /// write exchanges down, such as CourierTesting's cassettes. `extra` values are spelled the same way.
-    public func secretValues(in requests: [HTTPRequest], responses: [HTTPResponse] = [], extra: [String] = [])
-        -> [String]
-    {
-        secrets(in: requests, responses: responses, extra: extra)
-    }
-
     /// A body as it may be written down: every one of `secrets` replaced by ``placeholder`` (byte for byte when
     /// it isn't UTF-8), and form fields and JSON members named like secret query items (`password`, `token`,
     /// …) given the placeholder as their value, in place.

@@ -105,11 +105,15 @@ public struct Redaction: Sendable, Hashable {
         return redacted
     }
 
-    /// The secret values `requests` carried (secret query values, credential header values, the token inside
-    /// `Bearer …`, the password inside `Basic …`, cookie values), each in every spelling it can take in text:
-    /// as sent, percent-decoded, percent-encoded (query and form, either hex case), JSON-escaped, and base64
-    /// for `Basic` credentials. Longest first, so a longer spelling is hidden whole.
-    func secrets(in requests: [HTTPRequest], responses: [HTTPResponse] = [], extra: [String] = []) -> [String] {
+    /// Every secret value `requests` and `responses` carry (secret query values, credential header values,
+    /// the token inside `Bearer …`, the password inside `Basic …`, cookie values, cookies a response sets), and
+    /// `extra`, each in every spelling it can take in text: as sent, percent-decoded, percent-encoded (query and
+    /// form, either hex case), JSON-escaped, and base64 for `Basic` credentials. Longest first, so a longer
+    /// spelling is hidden whole. What errors, logs and cURL output hide; also for tools that write exchanges
+    /// down, such as CourierTesting's cassettes.
+    public func secretValues(in requests: [HTTPRequest], responses: [HTTPResponse] = [], extra: [String] = [])
+        -> [String]
+    {
         var values = Set(extra)
         // The cookies a response sets are secrets as soon as they arrive.
         for response in responses {

@@ -2,7 +2,7 @@ import Foundation
 
 extension URL {
     /// The URL's text without trailing `/`s, so that a path starting with `/` can follow it.
-    var textWithoutTrailingSlash: String {
+    package var textWithoutTrailingSlash: String {
         var text = absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         return text

@@ -76,10 +76,9 @@ final class CallObserver: Sendable {
         self.tracer = tracer
         started = .now
         if let tracer {
-            let spanMethod = method == "_OTHER" ? "HTTP" : method
-            let template = (route as? any TemplatedOperation)?.pathTemplate ?? route.path.template
+            let template = Self.template(of: route)
             let span = tracer.startSpan(
-                template.map { "\(spanMethod) \($0)" } ?? spanMethod,
+                template.map { "\(Self.spanName(method)) \($0)" } ?? Self.spanName(method),
                 context: InstrumentationContext.current ?? .topLevel,
                 ofKind: .client)
             let url = client.fullURL(of: request)
@@ -110,6 +109,11 @@ final class CallObserver: Sendable {
         case "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "QUERY", "CONNECT", "TRACE": method
         default: "_OTHER"
         }
+    }
+
+    /// A span's name for `method` as ``conventional(_:)`` wrote it: `HTTP` for `_OTHER`.
+    private static func spanName(_ method: String) -> String {
+        method == "_OTHER" ? "HTTP" : method
     }
 
     /// Where a request goes, as span attributes: `url.full` (redacted, as OpenTelemetry spells it:
@@ -185,6 +189,11 @@ final class CallObserver: Sendable {
         return attributes
     }
 
+    /// The template of the path `route` is named by (a page reached through a link keeps its first request's).
+    static func template(of route: some Route) -> String? {
+        (route as? any TemplatedOperation)?.pathTemplate ?? route.path.template
+    }
+
     /// The operation as a bounded metric dimension: an ``APIRequest``'s default ID names its path template
     /// (`GET /users/{}`), never the values in the path.
     static func operation(of route: some Route) -> String {
@@ -206,7 +215,7 @@ final class CallObserver: Sendable {
         // This request's own method: a redirect (303) may have turned the call's POST into a GET.
         let original = head.method.rawValue
         let method = Self.conventional(original)
-        let attempt = tracer.startSpan(method == "_OTHER" ? "HTTP" : method, context: span.context, ofKind: .client)
+        let attempt = tracer.startSpan(Self.spanName(method), context: span.context, ofKind: .client)
         let address = self.address.flatMap { $0.url == url ? $0 : nil } ?? Address(url, redaction: redaction)
         var attributes = Self.requestAttributes(method: method, original: original, address: address, extra: 3)
         if index > 0 { attributes["http.request.resend_count"] = .int64(Int64(index)) }

@@ -44,5 +44,5 @@ extension LinkedPage: TemplatedOperation {
     /// The operation the page continues, as metrics name it.
     var boundedOperationID: String { CallObserver.operation(of: base) }
     /// The template of the path the pages started from.
-    var pathTemplate: String? { (base as? any TemplatedOperation)?.pathTemplate ?? base.path.template }
+    var pathTemplate: String? { CallObserver.template(of: base) }
 }

@@ -23,7 +23,8 @@ enum ExampleBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         CassetteTransport.Mode.fromEnvironment() == .record ? [.demoServer] : allCases
     }
 
-    /// The origin the cassettes are written with, in place of the demo server's random port.
+    /// The origin the cassettes are written with, in place of the demo server's random port, and the base URL
+    /// they replay for.
     static let origin = URL(string: "http://demo.invalid")
 
     /// The folder of the committed cassettes.
@@ -52,7 +53,7 @@ enum ExampleBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
                 // Nearly the same file at every recording: the server's random port and the machine in
                 // `User-Agent` are not written (the rate limit's reset time is: the client reads it).
                 let cassette = try CassetteTransport(
-                    file: file, mode: .record, recordingThrough: DefaultTransport.make(), origin: Self.origin,
+                    file: file, mode: .record, recordingThrough: DefaultTransport.make(), writtenOrigin: Self.origin,
                     omitting: [.userAgent])
                 let result = try await body(base, cassette)
                 try cassette.save()
@@ -60,30 +61,10 @@ enum ExampleBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
             }
         case .cassette:
             let cassette = try CassetteTransport(file: file, mode: .replay)
-            let result = try await body(try Self.recordedOrigin(of: file), cassette)
+            let result = try await body(try #require(Self.origin), cassette)
             #expect(cassette.unplayed.isEmpty, "recorded but never requested: \(cassette.unplayed)")
             return result
         }
-    }
-
-    /// The scheme, host and port the cassette was recorded against: links the server sent (the next page) name
-    /// it, and a client follows links only on its base URL's origin.
-    static func recordedOrigin(of file: URL) throws -> URL {
-        struct HAR: Decodable {
-            struct Log: Decodable { let entries: [Entry] }
-            struct Entry: Decodable { let request: Request }
-            struct Request: Decodable { let url: String }
-            let log: Log
-        }
-        let har = try JSONDecoder().decode(HAR.self, from: Data(contentsOf: file))
-        // A test whose client never reaches the server recorded nothing, and any origin will do.
-        guard let recorded = har.log.entries.first else { return try #require(URL(string: "http://cassette.invalid")) }
-        let first = try #require(URLComponents(string: recorded.request.url))
-        var origin = URLComponents()
-        origin.scheme = first.scheme
-        origin.host = first.host
-        origin.port = first.port
-        return try #require(origin.url)
     }
 }
 

@@ -188,7 +188,8 @@ struct CassetteTests {
         let origin = try #require(URL(string: "http://api.test"))
         func run(_ mode: CassetteTransport.Mode, base: URL) async throws -> CookieJar {
             let jar = CookieJar()
-            try await withCassette("cookies", in: folder, mode: mode, recordingThrough: network, origin: origin) {
+            try await withCassette("cookies", in: folder, mode: mode, recordingThrough: network, writtenOrigin: origin)
+            {
                 cassette in
                 let client = APIClient(baseURL: base, transport: cassette) { $0.cookieJar = jar }
                 let session = try await client.send(
@@ -247,7 +248,7 @@ struct CassetteTests {
         let origin = try #require(URL(string: "http://api.test"))
         func run(_ mode: CassetteTransport.Mode, base: String, paths: [String]) async throws {
             let url = try #require(URL(string: base))
-            try await withCassette("edges", in: folder, mode: mode, recordingThrough: counting, origin: origin) {
+            try await withCassette("edges", in: folder, mode: mode, recordingThrough: counting, writtenOrigin: origin) {
                 cassette in
                 let client = APIClient(baseURL: url, transport: cassette)
                 _ = try await client.send(

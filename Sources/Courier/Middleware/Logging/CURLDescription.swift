@@ -14,7 +14,7 @@ extension HTTPRequest {
     ///   - body: the body bytes, if any; a body that is not UTF-8 text is described by its size.
     ///   - redaction: what to hide; ``Redaction/default`` unless given.
     public func cURLDescription(baseURL: URL, body: Data? = nil, redaction: Redaction = .default) -> String {
-        let secrets = redaction.secrets(in: [self])
+        let secrets = redaction.secretValues(in: [self])
         let url = redaction.redact(url: baseURL.textWithoutTrailingSlash + (path ?? ""))
         var parts = ["curl", "-X", method.rawValue, Self.shellQuoted(url)]
         for field in redaction.redact(headers: headerFields) {

@@ -97,7 +97,7 @@ public struct LoggingMiddleware: ClientMiddleware {
     private static func scrubbed(_ error: any Error, of request: HTTPRequest, redaction: Redaction) -> String {
         // What inner middleware added is hidden too: the context saw the heads the transport received.
         let sent = MiddlewareContext.current?.sentRequests ?? []
-        let secrets = redaction.secrets(in: [request] + sent)
+        let secrets = redaction.secretValues(in: [request] + sent)
         let error = TransportFailure.unwrapped(error)
         let text = TransportFailure.classify(error)?.reason ?? String(describing: error)
         return redaction.scrub(text, secrets: secrets)
