@@ -13,12 +13,14 @@ extension APIClient {
             error.method = route.method
             throw error
         }
+        // A route's path is usually computed: read it once.
+        let routePath = route.path
         // An absolute URL sets the request's scheme and authority, which say where it goes from here on.
-        let target = try route.path.absoluteURL.map { url throws(APIError) in
+        let target = try routePath.absoluteURL.map { url throws(APIError) in
             try self.target(of: url, method: route.method, base: normalized)
         }
-        if let dot = route.path.dotSegment {
-            let partial = HTTPRequest(method: route.method, scheme: nil, authority: nil, path: route.path.encoded)
+        if let dot = routePath.dotSegment {
+            let partial = HTTPRequest(method: route.method, scheme: nil, authority: nil, path: routePath.encoded)
             throw failureContext(for: partial).error(
                 .invalidRequest, phase: .building,
                 message: "the path value \"\(dot)\" is a dot segment, which servers read as a step up or in place")
@@ -30,14 +32,14 @@ extension APIClient {
         let body: HTTPBody?
         do {
             path = try makePath(
-                for: route, defaultQuery: target?.isBaseOrigin == false ? [:] : configuration.defaultQuery)
+                routePath, for: route, defaultQuery: target?.isBaseOrigin == false ? [:] : configuration.defaultQuery)
             headerFields = mergedHeaders(route.headers)
             body = try makeBody(try route.body.storage, headerFields: &headerFields)
         } catch let error as APIError {
             throw error
         } catch {
             let partial = HTTPRequest(
-                method: route.method, scheme: scheme, authority: authority, path: route.path.encoded)
+                method: route.method, scheme: scheme, authority: authority, path: routePath.encoded)
             throw failureContext(for: partial).error(.encoding, phase: .building, underlying: error)
         }
         var request = HTTPRequest(
@@ -82,8 +84,9 @@ extension APIClient {
         return (origin, false)
     }
 
-    private func makePath(for route: some Route, defaultQuery defaults: Query) throws -> String {
-        var path = route.path.encoded
+    private func makePath(_ routePath: RoutePath, for route: some Route, defaultQuery defaults: Query) throws -> String
+    {
+        var path = routePath.encoded
         if !path.isEmpty && !path.hasPrefix("/") && !path.hasPrefix("?") { path.insert("/", at: path.startIndex) }
         let query = try route.query
         guard !query.isEmpty || !defaults.isEmpty else { return path }

@@ -98,7 +98,7 @@ extension APIClient {
         let stage = LastStage(
             cacheMode: Consumer.isStream ? .bypass : route.cacheMode ?? configuration.cacheMode,
             coalesces: (route.coalesces ?? configuration.coalescesRequests) && Consumer.isShareable && body == nil,
-            keepsBuffers: Consumer.writesBuffers, observer: observer)
+            keepsBuffers: Consumer.readsBuffers, observer: observer)
         var delivery = try await dispatch(
             request, body: body, operationID: route.operationID, stage: stage, trail: Trail(), stripsCredentials: false)
         if RedirectStep.isRedirect(delivery.response) {
@@ -168,13 +168,14 @@ protocol ResponseConsumer: Sendable {
     /// The response body's size in bytes, for metrics, when the value knows it.
     func bodySize(of value: Value) -> Int?
     /// Whether the consumer reads the transport's own buffers when the delivery has them
-    /// (``ResponseSource/buffers``).
-    static var writesBuffers: Bool { get }
+    /// (``ResponseSource/buffers``) instead of its `HTTPBody`: a download writes them to its file as they are,
+    /// `send` collects them (one copy, and none of `HTTPBody`'s iterator layers).
+    static var readsBuffers: Bool { get }
 }
 
 extension ResponseConsumer {
     static var isStream: Bool { false }
-    static var writesBuffers: Bool { false }
+    static var readsBuffers: Bool { false }
     func bodySize(of value: Value) -> Int? { nil }
 }
 
@@ -568,6 +569,7 @@ extension APIClient {
 struct Decoding<E: Endpoint>: ResponseConsumer {
     let endpoint: E
     static var isShareable: Bool { true }
+    static var readsBuffers: Bool { true }
 
     func bodySize(of value: APIResponse<E.Response>) -> Int? { value.body.count }
 
@@ -575,8 +577,13 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
         let response = delivery.response
         let data: Data
         do {
-            data = try await BodyCollector.collect(
-                delivery.body, limit: client.configuration.maxBodySize, decodedFrom: delivery.decodedCoding)
+            if let buffers = delivery.source.buffers {
+                data = try await BodyCollector.collect(
+                    buffers, length: delivery.body?.length, limit: client.configuration.maxBodySize)
+            } else {
+                data = try await BodyCollector.collect(
+                    delivery.body, limit: client.configuration.maxBodySize, decodedFrom: delivery.decodedCoding)
+            }
         } catch {
             throw client.failureContext(for: delivery).receiving(error, response: response)
         }

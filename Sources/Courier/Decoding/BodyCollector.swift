@@ -60,4 +60,20 @@ enum BodyCollector {
         if let single { return Data(single) }
         return joined
     }
+
+    /// ``collect(_:limit:decodedFrom:)`` for a transport's own buffers of a body whose `HTTPBody` (of `length`)
+    /// is left unread: each buffer is copied once, into the `Data`.
+    static func collect(_ buffers: ResponseBuffers, length: HTTPBody.Length?, limit: Int) async throws -> Data {
+        var data = Data()
+        if case .known(let declared) = length {
+            if declared > limit { throw TooLarge(limit: limit, declaredLength: declared) }
+            if declared == 0 { return data }
+            data.reserveCapacity(Int(declared))
+        }
+        try await buffers.read { bytes in
+            guard data.count + bytes.count <= limit else { throw TooLarge(limit: limit, declaredLength: nil) }
+            data.append(contentsOf: bytes)
+        }
+        return data
+    }
 }

@@ -101,7 +101,7 @@ extension APIClient {
 /// once complete.
 private struct Writing: ResponseConsumer {
     static var isShareable: Bool { false }
-    static var writesBuffers: Bool { true }
+    static var readsBuffers: Bool { true }
     let destination: URL
     let resume: DownloadResumeData?
     let progress: (@Sendable (TransferProgress) -> Void)?

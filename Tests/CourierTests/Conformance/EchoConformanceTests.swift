@@ -81,6 +81,23 @@ import Testing
         #expect(second.bodyText == #"{"a":1}"#)
     }
 
+    /// Repeated request fields all arrive (URLSession joins them into one line, which HTTP reads the same), a
+    /// name's own spelling is kept, and a value can't start a field of its own.
+    @Test(arguments: TransportUnderTest.all)
+    func everyRequestFieldArrivesAndNoneIsInjected(transport: TransportUnderTest) async throws {
+        let client = try await transport.demoClient()
+        let tag = try #require(HTTPField.Name("x-trace-tag"))
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: .accept, value: "application/json"))
+        fields.append(HTTPField(name: .accept, value: "text/plain"))
+        fields.append(HTTPField(name: tag, value: "one\r\nX-Injected: yes"))
+        let echo = try await client.send(APIRequest<Echo>.get("/echo/fields", headers: fields))
+        #expect(echo.values(of: "Accept").joined(separator: ", ") == "application/json, text/plain")
+        #expect(echo.values(of: "x-trace-tag").count == 1)
+        #expect(echo.values(of: "x-trace-tag").first?.hasPrefix("one") == true)
+        #expect(echo.values(of: "X-Injected").isEmpty)
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func basePathPrefixIsKept(transport: TransportUnderTest) async throws {
         let base = try await TestServers.demoURL().appending(path: "echo/v1/")
