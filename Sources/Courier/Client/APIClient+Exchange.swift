@@ -146,8 +146,8 @@ struct Delivery: Sendable {
 struct LastStage: Sendable {
     let cacheMode: CacheMode
     let coalesces: Bool
-    /// Whether the consumer can take the transport's own buffers (a download writes them to its file as they
-    /// are, where `HTTPBody` would copy each once more).
+    /// Whether the consumer can take the transport's own buffers: a download writes them to its file as they
+    /// are, where `HTTPBody` would copy each once more; `send` collects them without `HTTPBody`'s iterators.
     var keepsBuffers = false
     /// The call's metrics and tracing, when on: each request the transport sends is a child span.
     var observer: CallObserver? = nil

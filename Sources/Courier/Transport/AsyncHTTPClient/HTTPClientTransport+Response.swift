@@ -48,7 +48,8 @@
         }
     }
 
-    /// AsyncHTTPClient's buffers of a response body, read by a download instead of the `HTTPBody` over them.
+    /// AsyncHTTPClient's buffers of a response body, read by `send` (collected) and downloads (written to the
+    /// file) instead of the `HTTPBody` over them: the same bytes, whichever is read first.
     struct ResponseBuffers: Sendable {
         let body: HTTPClientResponse.Body
 

@@ -95,7 +95,7 @@
         }
 
         /// ``send(_:body:baseURL:operationID:)``, also handing back AsyncHTTPClient's own buffers of the body,
-        /// for ``APIClient``'s downloads, which write them to the file as they are.
+        /// which ``APIClient``'s `send` collects and its downloads write to the file as they are.
         func sendKeepingBuffers(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (
             HTTPResponse, HTTPBody?, ResponseBuffers?
         ) {
