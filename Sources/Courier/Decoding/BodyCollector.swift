@@ -48,7 +48,7 @@ enum BodyCollector {
             total += chunk.count
             if total > limit { throw TooLarge(limit: limit, declaredLength: nil, decodedFrom: coding) }
             if let first = single {
-                joined.reserveCapacity(declared ?? max(total, first.count * 2))
+                joined.reserveCapacity(min(declared ?? max(total, first.count * 2), Self.reservedAtMost))
                 joined.append(contentsOf: first)
                 single = nil
             } else if joined.isEmpty {
@@ -61,6 +61,10 @@ enum BodyCollector {
         return joined
     }
 
+    /// The most a collection reserves before the bytes arrive: a `Content-Length` is the server's word, and a
+    /// client that raised its body limit far must not allocate whatever a false one says at once.
+    static let reservedAtMost = 16 << 20
+
     /// ``collect(_:limit:decodedFrom:)`` for a transport's own buffers of a body whose `HTTPBody` (of `length`)
     /// is left unread: each buffer is copied once, into the `Data`.
     static func collect(_ buffers: ResponseBuffers, length: HTTPBody.Length?, limit: Int) async throws -> Data {
@@ -68,7 +72,7 @@ enum BodyCollector {
         if case .known(let declared) = length {
             if declared > limit { throw TooLarge(limit: limit, declaredLength: declared) }
             if declared == 0 { return data }
-            data.reserveCapacity(Int(declared))
+            data.reserveCapacity(Int(min(declared, Int64(Self.reservedAtMost))))
         }
         try await buffers.read { bytes in
             guard data.count + bytes.count <= limit else { throw TooLarge(limit: limit, declaredLength: nil) }

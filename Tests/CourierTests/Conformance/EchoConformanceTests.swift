@@ -81,18 +81,23 @@ import Testing
         #expect(second.bodyText == #"{"a":1}"#)
     }
 
-    /// Repeated request fields all arrive (URLSession joins them into one line, which HTTP reads the same), a
-    /// name's own spelling is kept, and a value can't start a field of its own.
+    /// Repeated request fields all arrive, however their name is spelled (URLSession joins them into one line,
+    /// which HTTP reads the same), and a CR LF in a value, made a space by HTTPTypes, starts no field on the way.
     @Test(arguments: TransportUnderTest.all)
     func everyRequestFieldArrivesAndNoneIsInjected(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient()
         let tag = try #require(HTTPField.Name("x-trace-tag"))
+        let upper = try #require(HTTPField.Name("X-Tag"))
+        let lower = try #require(HTTPField.Name("x-tag"))
         var fields = HTTPFields()
         fields.append(HTTPField(name: .accept, value: "application/json"))
+        fields.append(HTTPField(name: upper, value: "one"))
         fields.append(HTTPField(name: .accept, value: "text/plain"))
+        fields.append(HTTPField(name: lower, value: "two"))
         fields.append(HTTPField(name: tag, value: "one\r\nX-Injected: yes"))
         let echo = try await client.send(APIRequest<Echo>.get("/echo/fields", headers: fields))
         #expect(echo.values(of: "Accept").joined(separator: ", ") == "application/json, text/plain")
+        #expect(echo.values(of: "X-Tag").joined(separator: ", ") == "one, two")
         #expect(echo.values(of: "x-trace-tag").count == 1)
         #expect(echo.values(of: "x-trace-tag").first?.hasPrefix("one") == true)
         #expect(echo.values(of: "X-Injected").isEmpty)

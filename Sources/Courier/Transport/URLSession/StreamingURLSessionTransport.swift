@@ -102,26 +102,31 @@ public final class StreamingURLSessionTransport: ClientTransport {
 
     /// The `URLRequest` for `request`: the base URL's text followed by the encoded path, with every field.
     ///
-    /// The fields are set as one dictionary, repeated names joined with `, ` as `addValue` joins them: `addValue`
-    /// (FoundationNetworking) re-validates each value character by character, capitalises the name and
-    /// compares it with every name already set, lower-casing both, about 15,000 instructions for two fields
-    /// (callgrind, issue #14). `HTTPFields` has already made the values legal (no CR, LF or NUL) and checked
-    /// the names, so nothing is lost.
+    /// The fields are set as one dictionary instead of by `addValue`, which (FoundationNetworking) re-validates
+    /// each value Character by Character, capitalises the name and compares it, lower-cased, with every name
+    /// already set: about 15,000 instructions for two fields (callgrind, issue #14). `HTTPFields` has already
+    /// made the values legal (no CR, LF or NUL) and checked the names. Fields of one name, however it is
+    /// spelled, become one line (values joined with `, `, or `; ` for `Cookie`) under the first spelling:
+    /// FoundationNetworking sends only one of two keys that differ in case.
     static func makeURLRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
         let text = baseURL.textWithoutTrailingSlash + (request.path ?? "")
         guard let url = URL(string: text) else { throw InvalidURL(text: text) }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
-        var fields: [String: String] = [:]
-        fields.reserveCapacity(request.headerFields.count)
+        var lines: [String: (name: String, value: String)] = [:]
+        lines.reserveCapacity(request.headerFields.count)
         for field in request.headerFields where field.name != .transferEncoding {
-            // A name spelled two ways stays two lines, which HTTP reads as one field all the same.
-            if let earlier = fields[field.name.rawName] {
-                fields[field.name.rawName] = earlier + ", " + field.value
+            let key = field.name.canonicalName
+            if let earlier = lines[key] {
+                let separator = field.name == .cookie ? "; " : ", "
+                lines[key] = (earlier.name, earlier.value + separator + field.value)
             } else {
-                fields[field.name.rawName] = field.value
+                lines[key] = (field.name.rawName, field.value)
             }
         }
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(lines.count)
+        for line in lines.values { fields[line.name] = line.value }
         urlRequest.allHTTPHeaderFields = fields
         return urlRequest
     }
@@ -136,6 +141,14 @@ public final class StreamingURLSessionTransport: ClientTransport {
     static func makeResponse(_ response: HTTPURLResponse, body: TaskExchange.Chunks, method: HTTPRequest.Method) -> (
         HTTPResponse, HTTPBody?
     ) {
+        let fields = Self.fields(of: response)
+        let head = HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)
+        return (head, HTTPBody.response(body, to: method, fields: fields))
+    }
+
+    /// The fields of `response`, each repeated `Set-Cookie` its own field again, and without `Content-Encoding`
+    /// and `Content-Length` when URLSession has decoded the body: they described the bytes on the wire.
+    static func fields(of response: HTTPURLResponse) -> HTTPFields {
         var fields = HTTPFields()
         var decodedCoding = false
         for (name, value) in response.allHeaderFields {
@@ -143,27 +156,23 @@ public final class StreamingURLSessionTransport: ClientTransport {
             guard let name = name.base as? String, let value = value as? String,
                 let fieldName = HTTPField.Name.parsing(name)
             else { continue }
-            switch fieldName {
-            case .setCookie:
+            guard fieldName != .setCookie else {
                 // URLSession joins repeated fields with ", "; each cookie gets its own field back.
                 for cookie in SetCookie.split(joined: value) {
                     fields.append(HTTPField(name: .setCookie, value: cookie))
                 }
                 continue
-            case .contentEncoding:
-                decodedCoding = Self.isDecodedByURLSession(value)
-            default:
-                break
             }
-            fields.append(HTTPField(name: fieldName, value: value))
+            // The field's value, not the raw one: HTTPTypes trims the whitespace around it (`gzip `).
+            let field = HTTPField(name: fieldName, value: value)
+            if fieldName == .contentEncoding { decodedCoding = Self.isDecodedByURLSession(field.value) }
+            fields.append(field)
         }
-        // URLSession has decoded these codings: the fields described the bytes on the wire, not this body.
         if decodedCoding {
             fields[.contentEncoding] = nil
             fields[.contentLength] = nil
         }
-        let head = HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)
-        return (head, HTTPBody.response(body, to: method, fields: fields))
+        return fields
     }
 
     /// Whether URLSession decodes a body in `coding` (a `Content-Encoding` value) before handing it over.
