@@ -17,7 +17,7 @@ struct CassetteWriter: Sendable {
         -> HARFile.Request
     {
         let rewrite = rewriting(base)
-        let redactedURL = rewrite(Self.replacing(secrets, in: redaction.redact(url: url)))
+        let redactedURL = rewrite(Redaction.replacing(secrets, in: redaction.redact(url: url)))
         let query = redactedURL.firstIndex(of: "?").map { redactedURL[redactedURL.index(after: $0)...] } ?? ""
         let contentType = request.headerFields[.contentType]
         var fields = request.headerFields
@@ -38,7 +38,7 @@ struct CassetteWriter: Sendable {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 // HAR readers show query items decoded, as DevTools writes them.
                 func decoded(_ text: Substring) -> String {
-                    Self.replacing(secrets, in: text.removingPercentEncoding ?? String(text))
+                    Redaction.replacing(secrets, in: text.removingPercentEncoding ?? String(text))
                 }
                 return .init(name: decoded(parts[0]), value: parts.count > 1 ? decoded(parts[1]) : "")
             },
@@ -71,7 +71,7 @@ struct CassetteWriter: Sendable {
                 headers: headers(fields, secrets: secrets, rewrite),
                 content: .init(size: redacted.count, mimeType: contentType ?? "", text: text, encoding: encoding),
                 redirectURL: response.headerFields[.location].map {
-                    rewrite(Self.replacing(secrets, in: redaction.redact(url: $0)))
+                    rewrite(Redaction.replacing(secrets, in: redaction.redact(url: $0)))
                 } ?? "",
                 bodySize: redacted.count),
             timings: .init(send: 0, wait: milliseconds, receive: 0))
@@ -87,7 +87,7 @@ struct CassetteWriter: Sendable {
                 case .cookie: Self.redactingCookieValues(original.value, attributes: false)
                 default: field.value
                 }
-            return .init(name: field.name.rawName, value: rewrite(Self.replacing(secrets, in: value)))
+            return .init(name: field.name.rawName, value: rewrite(Redaction.replacing(secrets, in: value)))
         }
     }
 
@@ -208,10 +208,5 @@ struct CassetteWriter: Sendable {
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
         else { return body }
         return sorted
-    }
-
-    /// `text` with every one of `secrets` (longest first) replaced by the placeholder.
-    static func replacing(_ secrets: [String], in text: String) -> String {
-        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Redaction.placeholder) }
     }
 }

@@ -523,8 +523,7 @@ extension APIClient {
         let response = delivery.response
         let data: Data?
         do {
-            data = try await BodyCollector.collect(
-                delivery.body, limit: min(configuration.maxBodySize, 1 << 20), decodedFrom: delivery.decodedCoding)
+            data = try await BodyCollector.collect(delivery, limit: min(configuration.maxBodySize, 1 << 20))
         } catch {
             if Task.isCancelled { return failure.error(.cancelled, phase: .receiving, response: response) }
             data = nil
@@ -577,13 +576,7 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
         let response = delivery.response
         let data: Data
         do {
-            if let buffers = delivery.source.buffers {
-                data = try await BodyCollector.collect(
-                    buffers, length: delivery.body?.length, limit: client.configuration.maxBodySize)
-            } else {
-                data = try await BodyCollector.collect(
-                    delivery.body, limit: client.configuration.maxBodySize, decodedFrom: delivery.decodedCoding)
-            }
+            data = try await BodyCollector.collect(delivery, limit: client.configuration.maxBodySize)
         } catch {
             throw client.failureContext(for: delivery).receiving(error, response: response)
         }

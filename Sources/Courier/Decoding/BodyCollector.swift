@@ -34,12 +34,8 @@ enum BodyCollector {
     /// body is being decoded from `coding`.
     static func collect(_ body: HTTPBody?, limit: Int, decodedFrom coding: ContentCoding? = nil) async throws -> Data {
         guard let body else { return Data() }
-        var declared: Int?
-        if case .known(let length) = body.length {
-            if length > limit { throw TooLarge(limit: limit, declaredLength: length) }
-            if length == 0 { return Data() }
-            declared = Int(length)
-        }
+        let declared = try declaredLength(body.length, limit: limit)
+        if declared == 0 { return Data() }
         // The first chunk is kept aside: a body in one chunk (the usual case) is copied once, into `Data`.
         var single: ArraySlice<UInt8>?
         var joined = Data()
@@ -65,19 +61,29 @@ enum BodyCollector {
     /// client that raised its body limit far must not allocate whatever a false one says at once.
     static let reservedAtMost = 16 << 20
 
-    /// ``collect(_:limit:decodedFrom:)`` for a transport's own buffers of a body whose `HTTPBody` (of `length`)
-    /// is left unread: each buffer is copied once, into the `Data`.
-    static func collect(_ buffers: ResponseBuffers, length: HTTPBody.Length?, limit: Int) async throws -> Data {
-        var data = Data()
-        if case .known(let declared) = length {
-            if declared > limit { throw TooLarge(limit: limit, declaredLength: declared) }
-            if declared == 0 { return data }
-            data.reserveCapacity(Int(min(declared, Int64(Self.reservedAtMost))))
+    /// The body `delivery` carries: from the transport's own buffers when it kept them (one copy, and none of
+    /// `HTTPBody`'s iterator layers), else through its `HTTPBody`.
+    static func collect(_ delivery: Delivery, limit: Int) async throws -> Data {
+        guard let buffers = delivery.source.buffers else {
+            return try await collect(delivery.body, limit: limit, decodedFrom: delivery.decodedCoding)
         }
+        // The buffers are the body's own bytes, never decoded: `decodingContent` drops them.
+        let declared = try declaredLength(delivery.body?.length, limit: limit)
+        var data = Data()
+        if declared == 0 { return data }
+        if let declared { data.reserveCapacity(min(declared, reservedAtMost)) }
         try await buffers.read { bytes in
             guard data.count + bytes.count <= limit else { throw TooLarge(limit: limit, declaredLength: nil) }
             data.append(contentsOf: bytes)
         }
         return data
+    }
+
+    /// The length `length` declares, refused before any byte is read when it passes `limit`; `nil` when it
+    /// declares none.
+    private static func declaredLength(_ length: HTTPBody.Length?, limit: Int) throws -> Int? {
+        guard case .known(let declared) = length else { return nil }
+        if declared > limit { throw TooLarge(limit: limit, declaredLength: declared) }
+        return Int(declared)
     }
 }

@@ -77,16 +77,9 @@ public struct Redaction: Sendable, Hashable {
 
     /// `scheme://user:password@host…` as `scheme://<redacted>@host…`.
     private static func withoutUserInfo(_ url: String) -> String {
-        let bytes = url.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-            bytes[colon...].starts(with: "://".utf8)
+        guard let (_, authority) = url.utf8.schemeAndAuthority(), let at = authority.lastIndex(of: UInt8(ascii: "@"))
         else { return url }
-        let authorityStart = bytes.index(colon, offsetBy: 3)
-        let authority = bytes[authorityStart...].prefix {
-            $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
-        }
-        guard let at = authority.lastIndex(of: UInt8(ascii: "@")) else { return url }
-        return url[..<authorityStart] + placeholder + url[at...]
+        return url[..<authority.startIndex] + placeholder + url[at...]
     }
 
     /// `fields` with the value of every secret field replaced by ``placeholder``, and secret query values
@@ -187,7 +180,13 @@ public struct Redaction: Sendable, Hashable {
     /// `text` with every one of `secrets` replaced by ``placeholder``, and secret query items redacted in
     /// every URL it mentions (a transport's error may quote a URL that middleware added a key to).
     func scrub(_ text: String, secrets: [String]) -> String {
-        redactURLs(in: secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) })
+        redactURLs(in: Self.replacing(secrets, in: text))
+    }
+
+    /// `text` with every one of `secrets` replaced by ``placeholder``, in order (``secretValues(in:responses:extra:)``
+    /// lists the longest spelling first, so it is hidden whole).
+    package static func replacing(_ secrets: [String], in text: String) -> String {
+        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
     }
 
     /// Every `http://` or `https://` URL in `text` passed through ``redact(url:)``, in one pass.

@@ -135,24 +135,21 @@ final class CallObserver: Sendable {
             }
             self.full = full
             // By byte rather than through `URL`, whose parse cost more than the rest of the span together.
-            let bytes = Array(url.utf8)
-            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8)
-            else {
+            guard let (schemeEnd, whole) = url.utf8.schemeAndAuthority() else {
                 (host, port) = (nil, nil)
                 return
             }
-            let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-            var authority = bytes[(colon + 3)...].prefix {
-                $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
+            let scheme = url[..<schemeEnd].lowercased()
+            var authority = whole
+            if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
+                authority = authority[authority.index(after: at)...]
             }
-            if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
             // `[::1]:8080`: the port follows the bracket; `host:8080`: the last colon.
             let portColon =
                 authority.first == UInt8(ascii: "[")
                 ? authority.firstIndex(of: UInt8(ascii: "]")).flatMap { end in
-                    authority.index(after: end) < authority.endIndex
-                        && authority[authority.index(after: end)] == UInt8(ascii: ":")
-                        ? authority.index(after: end) : nil
+                    let next = authority.index(after: end)
+                    return next < authority.endIndex && authority[next] == UInt8(ascii: ":") ? next : nil
                 }
                 : authority.lastIndex(of: UInt8(ascii: ":"))
             let hostBytes = portColon.map { authority[..<$0] } ?? authority
@@ -160,7 +157,7 @@ final class CallObserver: Sendable {
             if hostText.hasPrefix("["), hostText.hasSuffix("]") { hostText = String(hostText.dropFirst().dropLast()) }
             host = hostText.isEmpty ? nil : hostText
             port =
-                portColon.flatMap { Int(String(decoding: authority[($0 + 1)...], as: UTF8.self)) }
+                portColon.flatMap { Int(String(decoding: authority[authority.index(after: $0)...], as: UTF8.self)) }
                 ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
         }
     }
