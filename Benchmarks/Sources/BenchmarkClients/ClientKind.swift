@@ -4,6 +4,9 @@ public enum ClientKind: String, CaseIterable, Codable, Sendable {
     case rawAHC = "raw-ahc"
     /// Raw AsyncHTTPClient as most users write it: on `HTTPClient.shared`.
     case rawAHCShared = "raw-ahc-shared"
+    /// Raw AsyncHTTPClient sending the two fields Courier adds to every request (`User-Agent`,
+    /// `Accept-Encoding`): a reference for the instruction counts, not part of the load matrix.
+    case rawAHCFields = "raw-ahc-fields"
     /// Courier as shipped: `APIClient(baseURL:)` with its default transport and shared client.
     case courierShipped = "courier-shipped"
     /// Courier as shipped, each request's task preferring an event loop's executor (an experiment, #14).
@@ -18,13 +21,13 @@ public enum ClientKind: String, CaseIterable, Codable, Sendable {
     /// Courier over its own `StreamingURLSessionTransport`.
     case courierStreamingURLSession = "courier-streaming-urlsession"
 
-    /// Every kind but the experiments: what `courier-bench e2e` runs unless told otherwise.
-    public static var standard: [ClientKind] { allCases.filter { $0 != .courierShippedOnLoop } }
+    /// Every kind but the experiment and the reference: what `courier-bench e2e` runs unless told otherwise.
+    public static var standard: [ClientKind] { allCases.filter { $0 != .courierShippedOnLoop && $0 != .rawAHCFields } }
 
     /// The raw client this kind is compared with (itself for a raw client).
     public var baseline: ClientKind {
         switch self {
-        case .rawAHC, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC: .rawAHC
+        case .rawAHC, .rawAHCFields, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC: .rawAHC
         case .rawAHCShared, .courierShipped, .courierShippedOnLoop: .rawAHCShared
         case .rawURLSession, .transportURLSession, .courierURLSession, .courierStreamingURLSession: .rawURLSession
         }
@@ -35,6 +38,7 @@ public enum ClientKind: String, CaseIterable, Codable, Sendable {
         switch self {
         case .rawAHC: "raw AsyncHTTPClient"
         case .rawAHCShared: "raw AsyncHTTPClient on HTTPClient.shared"
+        case .rawAHCFields: "raw AsyncHTTPClient sending Courier's User-Agent and Accept-Encoding"
         case .courierShipped: "Courier as shipped (APIClient(baseURL:))"
         case .courierShippedOnLoop: "Courier as shipped, task on an event loop"
         case .transportAHC: "AsyncHTTPClientTransport alone"

@@ -51,6 +51,11 @@ public struct LoadClients: Sendable {
             return { try await rawAHC(login: login, on: httpClient) }
         case .rawAHCShared:
             return { try await rawAHC(login: login, on: .shared) }
+        case .rawAHCFields:
+            let fields = HTTPHeaders([
+                ("User-Agent", APIClient.Configuration.defaultUserAgent), ("Accept-Encoding", "gzip, deflate"),
+            ])
+            return { try await rawAHC(login: login, on: httpClient, headers: fields) }
         case .courierShipped:
             let client = APIClient(baseURL: baseURL)
             return { try await client.send(GetUser(login: login)) }
@@ -86,8 +91,9 @@ public struct LoadClients: Sendable {
         }
     }
 
-    private func rawAHC(login: String, on client: HTTPClient) async throws -> User {
-        let request = HTTPClientRequest(url: "\(baseURL.absoluteString)/users/\(login)")
+    private func rawAHC(login: String, on client: HTTPClient, headers: HTTPHeaders? = nil) async throws -> User {
+        var request = HTTPClientRequest(url: "\(baseURL.absoluteString)/users/\(login)")
+        if let headers { request.headers = headers }
         let response = try await client.execute(request, timeout: .seconds(30))
         guard response.status == .ok else { throw UnexpectedStatus(code: Int(response.status.code)) }
         let body = try await response.body.collect(upTo: 1 << 20)
