@@ -52,6 +52,7 @@ public struct LoadClients: Sendable {
         case .rawAHCShared:
             return { try await rawAHC(login: login, on: .shared) }
         case .rawAHCFields:
+            // What Courier sends: its default `User-Agent`, and `Accept-Encoding` as `wireHead` adds it.
             let fields = HTTPHeaders([
                 ("User-Agent", APIClient.Configuration.defaultUserAgent), ("Accept-Encoding", "gzip, deflate"),
             ])

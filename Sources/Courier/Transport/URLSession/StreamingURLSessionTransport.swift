@@ -106,27 +106,26 @@ public final class StreamingURLSessionTransport: ClientTransport {
     /// each value Character by Character, capitalises the name and compares it, lower-cased, with every name
     /// already set: about 15,000 instructions for two fields (callgrind, issue #14). `HTTPFields` has already
     /// made the values legal (no CR, LF or NUL) and checked the names. Fields of one name, however it is
-    /// spelled, become one line (values joined with `, `, or `; ` for `Cookie`) under the first spelling:
-    /// FoundationNetworking sends only one of two keys that differ in case.
+    /// spelled, become one line under the first spelling, joined as `HTTPFields` joins them (`, `, or `; ` for
+    /// `Cookie`): FoundationNetworking sends only one of two keys that differ in case.
     static func makeURLRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
         let text = baseURL.textWithoutTrailingSlash + (request.path ?? "")
         guard let url = URL(string: text) else { throw InvalidURL(text: text) }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
-        var lines: [String: (name: String, value: String)] = [:]
-        lines.reserveCapacity(request.headerFields.count)
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(request.headerFields.count)
+        // Each name's first spelling, by canonical name.
+        var spellings: [String: String] = [:]
         for field in request.headerFields where field.name != .transferEncoding {
-            let key = field.name.canonicalName
-            if let earlier = lines[key] {
-                let separator = field.name == .cookie ? "; " : ", "
-                lines[key] = (earlier.name, earlier.value + separator + field.value)
+            if let first = spellings[field.name.canonicalName] {
+                // Repeated (rare): HTTPTypes' subscript joins them all (generic, so not for every field).
+                fields[first] = request.headerFields[field.name]
             } else {
-                lines[key] = (field.name.rawName, field.value)
+                spellings[field.name.canonicalName] = field.name.rawName
+                fields[field.name.rawName] = field.value
             }
         }
-        var fields: [String: String] = [:]
-        fields.reserveCapacity(lines.count)
-        for line in lines.values { fields[line.name] = line.value }
         urlRequest.allHTTPHeaderFields = fields
         return urlRequest
     }
