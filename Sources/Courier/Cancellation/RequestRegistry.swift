@@ -35,6 +35,11 @@ final class RequestRegistry: Sendable {
         }
     }
 
+    /// How many requests of `type` are in flight.
+    func count<E: Route>(_ type: E.Type) -> Int {
+        state.withLock { $0.entries[ObjectIdentifier(E.self)]?.count ?? 0 }
+    }
+
     /// Cancels the in-flight requests of `type` that pass `filter`; returns how many. The filter runs
     /// outside the lock, so it may use the client.
     func cancelAll<E: Route>(_ type: E.Type, where filter: (E) -> Bool) -> Int {

@@ -16,6 +16,7 @@ extension APIClient {
         if let body, body.iterationBehavior == .multiple {
             bytes = try? await Data(collecting: body, upTo: 1 << 20)
         }
-        return request.cURLDescription(baseURL: baseURL(for: request), body: bytes, redaction: configuration.redaction)
+        return request.cURLDescription(
+            baseURL: baseURL(for: request), body: bytes, redaction: pipeline.configuration.redaction)
     }
 }

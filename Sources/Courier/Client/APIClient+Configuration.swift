@@ -51,6 +51,12 @@ extension APIClient {
         /// allows a minute up to the response head, `URLSessionTransport` a minute without data.
         /// Setting one runs each request beside a timer, which costs a few microseconds.
         public var timeout: Duration?
+        /// A time limit for each attempt to get a response head, unless an endpoint sets its own: every request
+        /// the transport sends, a retry's included. An attempt past it fails as ``APIError/Kind/timedOut``, which
+        /// ``RetryMiddleware`` retries like a dropped connection (``timeout`` bounds the whole call, retries and
+        /// all, and is never retried). `nil` (the default) sets none. OkHttp's per-attempt timeouts against its
+        /// `callTimeout`.
+        public var attemptTimeout: Duration?
         /// The HTTP cache responses are kept in and served from; `nil` (the default) caches nothing. Share
         /// one ``HTTPCache`` between clients to share what it holds.
         public var cache: HTTPCache?
@@ -62,8 +68,6 @@ extension APIClient {
         /// waits for it; cancelling one caller cancels the exchange only when no other waits. Off by default;
         /// an endpoint can say otherwise (``Route/coalesces``).
         public var coalescesRequests = false
-        // Declared beside the Bool above, in its padding: a larger configuration made the pipeline's async
-        // frames outgrow the task allocator's first slab (one more malloc per request, measured).
         /// Whether calls report to swift-metrics and swift-distributed-tracing when the process (or the calling
         /// task) has a backend for them: a timer, counters and a span per call, a child span per request sent.
         /// On by default; with no backend bootstrapped the check costs about 1,400 instructions (0.2–0.3 µs) and
@@ -76,6 +80,12 @@ extension APIClient {
         public var cookieJar: CookieJar?
         /// Which query items and header fields are secret, for errors and logs.
         public var redaction = Redaction.default
+        /// The clock every wait and time reading of the client's calls uses: time limits, stream idle timeouts
+        /// and reconnection delays, and the waits of ``RetryMiddleware`` and ``TimeoutMiddleware`` (through
+        /// ``MiddlewareContext/clock``). `ContinuousClock` by default; a test passes a clock it moves by hand
+        /// (`ManualClock` in CourierTesting) instead of sleeping. Stateful middleware that outlives a client
+        /// takes its own (``TokenStore`` and `.throttle(perSecond:clock:)`).
+        public var clock: any Clock<Duration> = ContinuousClock()
         /// Where completion handlers run. The main queue on Apple platforms; on Linux a serial queue of
         /// Courier's own, because a Linux program need not run its main queue.
         public var callbackQueue: DispatchQueue = Self.defaultCallbackQueue

@@ -16,31 +16,32 @@ public import OpenAPIRuntime
 /// let user = try await client.send(GetUser(login: "octocat"))
 /// ```
 public struct APIClient: Sendable {
+    /// The client's pipeline, assembled when the client was made, with everything it was built from: one
+    /// reference, so copies of a client (and the async frames of its requests) carry a pointer.
+    let pipeline: Pipeline
+
     /// The URL every path is relative to; it may carry a path prefix such as `/urlshortener/v1`.
-    public let baseURL: URL
+    public var baseURL: URL { pipeline.baseURL }
     /// What sends requests: ``DefaultTransport/make()`` unless you pass another `ClientTransport`
-    /// (``HTTPClientTransport`` on Linux, `URLSessionTransport` on Apple platforms).
-    public let transport: any ClientTransport
+    /// (``HTTPClientTransport`` on Linux, ``StreamingURLSessionTransport`` on Apple platforms).
+    public var transport: any ClientTransport { pipeline.transport }
     /// Middleware, outermost first: the first sees the request first and the response last.
-    public let middlewares: [any ClientMiddleware]
+    public var middlewares: [any ClientMiddleware] { pipeline.middlewares }
     /// Defaults and limits for every request.
-    public let configuration: Configuration
+    public var configuration: Configuration { pipeline.configuration }
 
     /// The base URL without a trailing `/` (as a URL for transports and as text for errors), or why it
     /// can't be used.
-    let base: Result<NormalizedBase, APIError>
+    var base: Result<NormalizedBase, APIError> { pipeline.base }
     /// In-flight requests of ``CancellableByType`` endpoints.
-    let registry = RequestRegistry()
-    /// The requests in flight that identical ones may share (see ``Configuration/coalescesRequests``).
-    let coalescer = Coalescer<RequestKey>()
+    var registry: RequestRegistry { pipeline.registry }
 
-    /// Creates a client.
+    /// Creates a client, assembling its pipeline: only the stages `configure` asks for exist.
     /// - Parameters:
     ///   - baseURL: an absolute `http` or `https` URL, with or without a path prefix, without a query.
     ///     An unusable one makes every request fail with ``APIError/Kind/invalidRequest``.
     ///   - transport: what sends requests; by default ``DefaultTransport/make()``: ``HTTPClientTransport``
-    ///     over a process-wide `HTTPClient` on Linux, `URLSessionTransport` on `URLSession.shared` on Apple
-    ///     platforms.
+    ///     over a process-wide `HTTPClient` on Linux, ``StreamingURLSessionTransport`` on Apple platforms.
     ///   - middlewares: outermost first.
     ///   - configure: adjusts the default ``Configuration``.
     public init(
@@ -51,31 +52,8 @@ public struct APIClient: Sendable {
     ) {
         var configuration = Configuration()
         configure(&configuration)
-        self.baseURL = baseURL
-        self.transport = transport
-        self.middlewares = middlewares
-        self.configuration = configuration
-        self.base = Self.validate(baseURL)
-    }
-
-    private static func validate(_ url: URL) -> Result<NormalizedBase, APIError> {
-        func invalid(_ reason: String) -> Result<NormalizedBase, APIError> {
-            let shown = Redaction.default.redact(url: url.absoluteString)
-            var error = APIError(.invalidRequest, phase: .building, message: "base URL \(shown) \(reason)")
-            error.url = shown
-            return .failure(error)
-        }
-        let origin: Origin
-        switch Origin.validate(url) {
-        case .success(let valid): origin = valid
-        case .failure(let invalidURL): return invalid(invalidURL.reason)
-        }
-        guard url.query(percentEncoded: true) == nil, url.fragment(percentEncoded: true) == nil else {
-            return invalid("must not have a query or fragment; use defaultQuery for query items")
-        }
-        let text = url.textWithoutTrailingSlash
-        guard let trimmed = URL(string: text) else { return invalid("is not a valid URL") }
-        return .success(NormalizedBase(url: trimmed, text: text, origin: origin))
+        pipeline = Pipeline(
+            baseURL: baseURL, transport: transport, middlewares: middlewares, configuration: configuration)
     }
 }
 
@@ -95,11 +73,4 @@ extension APIClient {
         if let authority = request.authority { return "\(request.scheme ?? "https")://\(authority)" }
         return (try? base.get().text) ?? baseURL.absoluteString
     }
-}
-
-/// A validated base URL without a trailing `/`: transports append request paths to it.
-struct NormalizedBase: Sendable {
-    let url: URL
-    let text: String
-    let origin: Origin
 }

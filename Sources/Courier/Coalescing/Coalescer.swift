@@ -120,23 +120,6 @@ struct RequestKey: Hashable, Sendable {
     let cacheMode: CacheMode
 }
 
-/// Where a response the last stage answered came from: the network or the cache, and whether identical
-/// requests shared it.
-struct ResponseSource: Sendable {
-    var status: CacheStatus
-    var shared: SharedResponse? = nil
-    /// The transport's own buffers of the body, when the last stage asked for them (see
-    /// ``LastStage/keepsBuffers``): the same bytes as the delivery's body, whichever is read first.
-    var buffers: ResponseBuffers? = nil
-
-    /// This source for a body that is no longer the transport's (decoded, wrapped): its buffers must not be read.
-    var withoutBuffers: ResponseSource {
-        var source = self
-        source.buffers = nil
-        return source
-    }
-}
-
 /// A response shared by identical requests: its head, its whole body (still content-encoded), where it came
 /// from, and the values decoded from it.
 struct SharedResponse: Sendable {

@@ -61,14 +61,10 @@ enum BodyCollector {
     /// client that raised its body limit far must not allocate whatever a false one says at once.
     static let reservedAtMost = 16 << 20
 
-    /// The body `delivery` carries: from the transport's own buffers when it kept them (one copy, and none of
-    /// `HTTPBody`'s iterator layers), else through its `HTTPBody`.
-    static func collect(_ delivery: Delivery, limit: Int) async throws -> Data {
-        guard let buffers = delivery.source.buffers else {
-            return try await collect(delivery.body, limit: limit, decodedFrom: delivery.decodedCoding)
-        }
-        // The buffers are the body's own bytes, never decoded: `decodingContent` drops them.
-        let declared = try declaredLength(delivery.body?.length, limit: limit)
+    /// The whole body a transport's own `buffers` hold (one copy, and none of `HTTPBody`'s iterator layers),
+    /// with the same checks as for an `HTTPBody`.
+    static func collect(_ buffers: ResponseBuffers, length: HTTPBody.Length, limit: Int) async throws -> Data {
+        let declared = try declaredLength(length, limit: limit)
         var data = Data()
         if declared == 0 { return data }
         if let declared { data.reserveCapacity(min(declared, reservedAtMost)) }

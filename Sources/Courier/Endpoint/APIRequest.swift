@@ -24,6 +24,8 @@ public struct APIRequest<Response: Sendable>: Endpoint {
     public var acceptableStatuses: AcceptableStatuses?
     /// A time limit; `nil` uses the client's.
     public var timeout: Duration?
+    /// A time limit for each attempt to get a response head; `nil` uses the client's.
+    public var attemptTimeout: Duration?
     /// How redirects are followed; `nil` uses the client's (see ``redirectPolicy(_:)``).
     public var redirectPolicy: RedirectPolicy?
     /// How it uses the client's cache; `nil` uses the client's (see ``cacheMode(_:)``).

@@ -36,6 +36,9 @@ public protocol Route: Sendable {
     var acceptableStatuses: AcceptableStatuses? { get }
     /// A time limit for the whole exchange; `nil` (the default) uses the client's.
     var timeout: Duration? { get }
+    /// A time limit for each attempt to get a response head (a retry's included); `nil` (the default) uses
+    /// the client's ``APIClient/Configuration/attemptTimeout``.
+    var attemptTimeout: Duration? { get }
     /// How this request follows redirects; `nil` (the default) uses the client's
     /// ``APIClient/Configuration/redirectPolicy``.
     var redirectPolicy: RedirectPolicy? { get }
@@ -71,6 +74,8 @@ extension Route {
     public var acceptableStatuses: AcceptableStatuses? { nil }
     /// The client's timeout.
     public var timeout: Duration? { nil }
+    /// The client's attempt timeout.
+    public var attemptTimeout: Duration? { nil }
     /// The client's error-body type.
     public var errorBody: (any (Decodable & Sendable).Type)? { nil }
     /// The type's name.

@@ -12,6 +12,7 @@ struct RouteEndpoint<Base: Route, Response: Sendable>: Endpoint {
     var body: RequestBody { get throws { try route.body } }
     var acceptableStatuses: AcceptableStatuses? { route.acceptableStatuses }
     var timeout: Duration? { route.timeout }
+    var attemptTimeout: Duration? { route.attemptTimeout }
     var errorBody: (any (Decodable & Sendable).Type)? { route.errorBody }
     var operationID: String { route.operationID }
     func prepare(_ request: inout HTTPRequest) throws { try route.prepare(&request) }

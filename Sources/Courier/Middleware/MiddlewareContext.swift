@@ -1,4 +1,5 @@
 import HTTPTypes
+import OpenAPIRuntime
 import Synchronization
 
 /// What an ``APIClient`` tells the middleware of one request, and what middleware tells it back.
@@ -29,17 +30,23 @@ public final class MiddlewareContext: Sendable {
     public let redaction: Redaction
     /// The origin of the client's base URL, where credentials go by default.
     public let baseOrigin: Origin?
+    /// The client's clock (``APIClient/Configuration/clock``): a middleware that waits (``RetryMiddleware``
+    /// does) waits on it, so that a test clock drives it.
+    public var clock: any Clock<Duration> { time.clock }
+    /// The same clock, as Courier reads it.
+    let time: TimeSource
 
     private let attemptCount = Atomic<Int>(0)
     private let transportThrew = Atomic<Bool>(false)
     /// Every request head handed to the transport, so that errors can hide the secrets middleware added.
     private let sent = Mutex<[HTTPRequest]>([])
-    /// Where the latest response came from (the client's cache and coalescing report it).
-    private let latestSource = Mutex(ResponseSource(status: .network))
+    /// What the network answered the chain last, and the `HTTPBody` the chain got for it.
+    private let latest = Mutex<(arrival: Arrival, handedOut: HTTPBody?)?>(nil)
 
-    init(redaction: Redaction, baseOrigin: Origin?) {
+    init(redaction: Redaction, baseOrigin: Origin?, time: TimeSource) {
         self.redaction = redaction
         self.baseOrigin = baseOrigin
+        self.time = time
     }
 
     /// Counts one attempt at sending the request; call it before each attempt when you send more than once.
@@ -56,10 +63,23 @@ public final class MiddlewareContext: Sendable {
     /// The heads the transport received, in order.
     var sentRequests: [HTTPRequest] { sent.withLock { $0 } }
 
-    /// Where the latest response the last stage answered came from.
-    var source: ResponseSource {
-        get { latestSource.withLock { $0 } }
-        set { latestSource.withLock { $0 = newValue } }
+    /// Notes what the network answered (``Pipeline/network(_:)`` runs once each time a middleware calls
+    /// `next`), and the `HTTPBody` the chain was handed for it.
+    func noteArrival(_ arrival: Arrival, handedOut: HTTPBody?) {
+        latest.withLock { $0 = (arrival, handedOut) }
+    }
+
+    /// The chain's answer, `response` and `body`, as an arrival: from where the network's latest answer came
+    /// from, and with that answer's own body (a transport's buffers, say) when `body` is the one the chain
+    /// was handed, back unread.
+    func arrival(for response: HTTPResponse, body: HTTPBody?) -> Arrival {
+        guard let latest = latest.withLock({ $0 }) else {
+            return Arrival(response: response, body: body.map(ResponseBody.init))
+        }
+        if let body, body === latest.handedOut {
+            return Arrival(response: response, body: latest.arrival.body, source: latest.arrival.source)
+        }
+        return Arrival(response: response, body: body.map(ResponseBody.init), source: latest.arrival.source)
     }
 
     func transportFailed() { transportThrew.store(true, ordering: .relaxed) }

@@ -45,7 +45,7 @@ final class CallObserver: Sendable {
 
     /// Starts observing a call, or returns `nil` when neither a metrics backend nor a tracer is bootstrapped.
     static func start(route: some Route, request: HTTPRequest, client: APIClient) -> CallObserver? {
-        guard client.configuration.reportsMetricsAndTraces else { return nil }
+        guard client.pipeline.configuration.reportsMetricsAndTraces else { return nil }
         // Metatype comparisons, not casts: a dynamic cast costs a thousand instructions, these a few.
         let factory = MetricsSystem.factory
         let metrics: (any MetricsFactory)? = type(of: factory) == NOOPMetricsHandler.self ? nil : factory
@@ -82,7 +82,7 @@ final class CallObserver: Sendable {
                 context: InstrumentationContext.current ?? .topLevel,
                 ofKind: .client)
             let url = client.fullURL(of: request)
-            let address = Address(url, redaction: client.configuration.redaction)
+            let address = Address(url, redaction: client.pipeline.configuration.redaction)
             // Built in one dictionary of the right size, then set once: a span's attribute subscript boxes
             // each value and the dictionary grew three times.
             var attributes = Self.requestAttributes(method: method, original: original, address: address, extra: 3)
@@ -200,9 +200,9 @@ final class CallObserver: Sendable {
 
     /// Runs `send` for one request to the transport under a child span whose context is injected into
     /// `head`'s fields.
-    func transportCall<T>(
-        _ head: HTTPRequest, url: String, redaction: Redaction, _ send: (HTTPRequest) async throws -> (HTTPResponse, T)
-    ) async throws -> (HTTPResponse, T) {
+    func transportCall(
+        _ head: HTTPRequest, url: String, redaction: Redaction, _ send: (HTTPRequest) async throws -> Arrival
+    ) async throws -> Arrival {
         guard let tracer, let span else { return try await send(head) }
         let index = state.withLock { state in
             defer { state.transportCalls += 1 }
@@ -221,9 +221,9 @@ final class CallObserver: Sendable {
         InstrumentationSystem.instrument.inject(attempt.context, into: &head.headerFields, using: HTTPFieldsInjector())
         do {
             let result = try await send(head)
-            attempt.attributes["http.response.status_code"] = Int(result.0.status.code)
-            if result.0.status.code >= 400 {
-                attempt.attributes["error.type"] = String(result.0.status.code)
+            attempt.attributes["http.response.status_code"] = Int(result.response.status.code)
+            if result.response.status.code >= 400 {
+                attempt.attributes["error.type"] = String(result.response.status.code)
                 attempt.setStatus(SpanStatus(code: .error))
             }
             attempt.end()

@@ -33,7 +33,10 @@ extension APIClient {
     public func events<R: Route>(
         _ route: R, reconnecting policy: ReconnectPolicy = .default, idleTimeout: Duration? = nil
     ) -> ServerSentEvents {
-        ServerSentEvents(policy: policy, idleTimeout: idleTimeout, maxLineLength: configuration.maxBodySize) {
+        ServerSentEvents(
+            policy: policy, idleTimeout: idleTimeout, maxLineLength: pipeline.configuration.maxBodySize,
+            time: pipeline.time
+        ) {
             (lastEventID: String) async throws(APIError) -> OpenedStream in
             var (request, body) = try makeRequest(for: route)
             if !request.headerFields.contains(.accept) { request.headerFields[.accept] = "text/event-stream" }
@@ -103,6 +106,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     let policy: ReconnectPolicy
     let idleTimeout: Duration?
     let maxLineLength: Int
+    /// The client's clock, for reconnection delays and the idle timeout.
+    let time: TimeSource
     let open: @Sendable (String) async throws(APIError) -> OpenedStream
 
     /// Iterates the events; make one per iteration (each sends its own request).
@@ -192,7 +197,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             // `204 No Content` tells a client to stop reconnecting: the stream is over.
             reader =
                 opened.response.status == .noContent
-                ? nil : opened.body.map { StreamReader(body: $0, idleTimeout: sequence.idleTimeout) }
+                ? nil
+                : opened.body.map { StreamReader(body: $0, idleTimeout: sequence.idleTimeout, time: sequence.time) }
             parser.startNewConnection()
         }
 
@@ -208,7 +214,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 else { throw failure }
                 attempts += 1
                 do {
-                    try await Task.sleep(for: policy.wait(before: attempts, retry: parser.reconnectionTime))
+                    try await sequence.time.sleep(for: policy.wait(before: attempts, retry: parser.reconnectionTime))
                 } catch {
                     throw stream.map { $0.failure.error(.cancelled, phase: .receiving, response: $0.response) }
                         ?? failure

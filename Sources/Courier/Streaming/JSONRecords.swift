@@ -27,8 +27,10 @@ extension APIClient {
         _ endpoint: E, format: RecordFormat = .jsonLines, maxRecordSize: Int? = nil, idleTimeout: Duration? = nil
     ) -> JSONRecords<E.Response> where E.Response: Decodable {
         JSONRecords(
-            format: format, maxRecordSize: maxRecordSize ?? configuration.maxBodySize, idleTimeout: idleTimeout,
-            decoder: endpoint.decoder ?? configuration.bodyDecoder ?? configuration.jsonDecoder
+            format: format, maxRecordSize: maxRecordSize ?? pipeline.configuration.maxBodySize,
+            idleTimeout: idleTimeout,
+            decoder: endpoint.decoder ?? pipeline.configuration.bodyDecoder ?? pipeline.configuration.jsonDecoder,
+            time: pipeline.time
         ) { () async throws(APIError) -> OpenedStream in
             var (request, body) = try makeRequest(for: endpoint)
             if !request.headerFields.contains(.accept) { request.headerFields[.accept] = format.accept }
@@ -70,6 +72,8 @@ public struct JSONRecords<Value: Decodable & Sendable>: AsyncSequence, Sendable 
     let maxRecordSize: Int
     let idleTimeout: Duration?
     let decoder: any ResponseBodyDecoder
+    /// The client's clock, for the idle timeout.
+    let time: TimeSource
     let open: @Sendable () async throws(APIError) -> OpenedStream
 
     /// Iterates the records; make one per iteration (each sends its own request).
@@ -105,7 +109,7 @@ public struct JSONRecords<Value: Decodable & Sendable>: AsyncSequence, Sendable 
                 let opened = try await sequence.open()
                 stream = opened
                 if opened.response.status != .noContent, let body = opened.body {
-                    reader = StreamReader(body: body, idleTimeout: sequence.idleTimeout)
+                    reader = StreamReader(body: body, idleTimeout: sequence.idleTimeout, time: sequence.time)
                 }
             }
             guard let stream, !done else { return nil }

@@ -19,7 +19,7 @@ struct Opening: ResponseConsumer {
         // A 204 carries no body (it ends a stream); anything else must be of the expected type.
         guard let contentType, response.status != .noContent, type?.lowercased() != contentType else {
             return OpenedStream(
-                body: delivery.body, response: response, failure: client.failureContext(for: delivery),
+                body: delivery.body?.httpBody, response: response, failure: client.failureContext(for: delivery),
                 observer: delivery.observer)
         }
         throw client.failureContext(for: delivery).error(
@@ -56,10 +56,10 @@ struct StreamReader {
     private var direct: HTTPBody.AsyncIterator?
     private let pumped: PumpOwner?
 
-    init(body: HTTPBody, idleTimeout: Duration?) {
+    init(body: HTTPBody, idleTimeout: Duration?, time: TimeSource) {
         if let idleTimeout {
             direct = nil
-            pumped = PumpOwner(body: body, idleTimeout: idleTimeout)
+            pumped = PumpOwner(body: body, idleTimeout: idleTimeout, time: time)
         } else {
             direct = body.makeAsyncIterator()
             pumped = nil
@@ -93,15 +93,15 @@ private final class PumpOwner: Sendable {
     private let reading: Task<Void, Never>
     private let watching: Task<Void, Never>
 
-    init(body: HTTPBody, idleTimeout: Duration) {
-        let pump = ChunkPump(idleTimeout: idleTimeout)
+    init(body: HTTPBody, idleTimeout: Duration, time: TimeSource) {
+        let pump = ChunkPump(idleTimeout: idleTimeout, time: time)
         let reading = Task { await pump.read(body) }
         pump.readingTask.withLock { $0 = reading }
         let watching = Task {
             // Sleeps until the pump's deadline, which moves on whenever a chunk arrives; stops the read
             // when it passes with the pump still waiting on the network.
             while let deadline = pump.deadline() {
-                do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
+                do { try await time.sleep(until: deadline) } catch { return }
                 if pump.timeOutIfIdle() { return }
             }
         }
@@ -128,18 +128,21 @@ private final class ChunkPump: Sendable {
         var consumer: CheckedContinuation<HTTPBody.ByteChunk?, any Error>?
         var producer: CheckedContinuation<Void, Never>?
         /// When the network read in progress started (`nil` while the pump waits for room).
-        var readingSince: ContinuousClock.Instant? = .now
+        var readingSince: Duration?
     }
 
     /// How many chunks may wait for the consumer.
     private static let capacity = 4
     private let idleTimeout: Duration
-    private let state = Mutex(State())
+    private let time: TimeSource
+    private let state: Mutex<State>
     /// The task that reads the body, cancelled when the pump ends early (a timeout, a cancelled consumer).
     let readingTask = Mutex<Task<Void, Never>?>(nil)
 
-    init(idleTimeout: Duration) {
+    init(idleTimeout: Duration, time: TimeSource) {
         self.idleTimeout = idleTimeout
+        self.time = time
+        state = Mutex(State(readingSince: time.now))
     }
 
     /// Reads `body` into the pump, waiting for room when it holds ``capacity`` chunks.
@@ -173,7 +176,7 @@ private final class ChunkPump: Sendable {
                 }
                 // Reading again: the idle clock restarts, however room was made.
                 let ended = state.withLock { state in
-                    if state.end == nil { state.readingSince = .now }
+                    if state.end == nil { state.readingSince = time.now }
                     return state.end != nil
                 }
                 if ended { return }
@@ -219,18 +222,20 @@ private final class ChunkPump: Sendable {
 
     /// When the watchdog should look next: the idle timeout after the read in progress began, or one timeout
     /// from now while the pump waits for room; `nil` once the body has ended.
-    func deadline() -> ContinuousClock.Instant? {
-        state.withLock { state in
+    func deadline() -> Duration? {
+        let now = time.now
+        return state.withLock { state in
             guard state.end == nil else { return nil }
-            return (state.readingSince ?? .now) + idleTimeout
+            return (state.readingSince ?? now) + idleTimeout
         }
     }
 
     /// Ends the pump with ``IdleTimeout`` when a network read has been waiting for the whole timeout.
     func timeOutIfIdle() -> Bool {
+        let now = time.now
         let idle = state.withLock { state in
             guard state.end == nil, let since = state.readingSince else { return false }
-            return since + idleTimeout <= .now
+            return since + idleTimeout <= now
         }
         if idle { finish(.failure(IdleTimeout(limit: idleTimeout))) }
         return idle

@@ -101,7 +101,6 @@ extension APIClient {
 /// once complete.
 private struct Writing: ResponseConsumer {
     static var isShareable: Bool { false }
-    static var readsBuffers: Bool { true }
     let destination: URL
     let resume: DownloadResumeData?
     let progress: (@Sendable (TransferProgress) -> Void)?
@@ -140,13 +139,10 @@ private struct Writing: ResponseConsumer {
             progress?(TransferProgress(completedBytes: completed, totalBytes: total))
         }
         do {
-            if let buffers = delivery.source.buffers {
-                try await Self.write(buffers, to: file, wrote: wrote)
-            } else if let responseBody {
-                for try await chunk in responseBody {
-                    do { try file.write(chunk) } catch { throw FileFailure(underlying: error) }
-                    wrote(chunk.count)
-                }
+            // The transport's own buffers as they are, when it kept them: one copy fewer than through `HTTPBody`.
+            try await responseBody?.read { bytes in
+                do { try file.write(bytes) } catch { throw FileFailure(underlying: error) }
+                wrote(bytes.count)
             }
             if Task.isCancelled { throw CancellationError() }
             if let total, completed < total { throw TruncatedBody(expected: total, received: completed) }
@@ -168,14 +164,6 @@ private struct Writing: ResponseConsumer {
             value: destination, response: response, request: delivery.request, body: Data(),
             baseURL: client.baseURL(for: delivery.request), redirects: delivery.trail.redirects,
             cacheStatus: delivery.source.status)
-    }
-
-    /// Writes the transport's own buffers to `file` as they are: one copy fewer than through `HTTPBody`.
-    private static func write(_ buffers: ResponseBuffers, to file: DownloadFile, wrote: (Int) -> Void) async throws {
-        try await buffers.read { buffer in
-            do { try file.write(buffer) } catch { throw FileFailure(underlying: error) }
-            wrote(buffer.count)
-        }
     }
 
     /// The bytes this exchange wrote (a resumed download's file also holds what an earlier one did), for

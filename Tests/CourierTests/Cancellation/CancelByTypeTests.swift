@@ -1,7 +1,8 @@
-import Courier
 import Foundation
 import Synchronization
 import Testing
+
+@testable import Courier
 
 /// `cancelAll(_:where:)` cancels in-flight requests of one endpoint type only.
 @Suite(.timeLimit(.minutes(1))) struct CancelByTypeTests {
@@ -41,7 +42,7 @@ import Testing
                     } catch { return ("B", error.kind) }
                 }
             }
-            try await Task.sleep(for: .milliseconds(250))
+            try await eventually("ten SlowA requests in flight") { client.registry.count(SlowA.self) == 10 }
             #expect(client.cancelAll(SlowA.self) == 10)
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -59,9 +60,9 @@ import Testing
             }
             client.send(SlowB()) { result in results.withLock { $0.append(("B", result.failure?.kind)) } }
         }
-        try await Task.sleep(for: .milliseconds(250))
+        try await eventually("ten SlowA requests in flight") { client.registry.count(SlowA.self) == 10 }
         #expect(client.cancelAll(SlowA.self) { $0.index.isMultiple(of: 2) } == 5)
-        for _ in 0..<300 where results.withLock({ $0.count }) < 20 { try await Task.sleep(for: .milliseconds(10)) }
+        try await eventually("twenty completion handlers called") { results.withLock({ $0.count }) == 20 }
         let all = results.withLock { $0 }
         #expect(all.count == 20)
         let cancelled = Set(all.filter { $0.1 == .cancelled }.map(\.0))
@@ -94,12 +95,9 @@ import Testing
         }
         var pages = firstPage.makeAsyncIterator()
         #expect(await pages.next() == 1)
-        // The second page's request is recorded once the loop asks for it; wait for that, up to 2 s.
-        var cancelled = 0
-        for _ in 0..<200 where cancelled == 0 {
-            cancelled = client.cancelAll(SlowLinkedPages.self)
-            if cancelled == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        }
+        // The second page's request is recorded once the loop asks for it.
+        try await eventually("the second page's request in flight") { client.registry.count(SlowLinkedPages.self) == 1 }
+        let cancelled = client.cancelAll(SlowLinkedPages.self)
         let clock = ContinuousClock()
         let start = clock.now
         #expect(cancelled == 1)

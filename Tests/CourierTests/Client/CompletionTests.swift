@@ -1,10 +1,11 @@
-import Courier
 import CourierTesting
 import Dispatch
 import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
+
+@testable import Courier
 
 /// The completion-handler API: exactly one call, on the configured queue, and a handle that cancels.
 @Suite(.timeLimit(.minutes(1))) struct CompletionTests {
@@ -21,7 +22,16 @@ import Testing
         }
 
         func wait(forAtLeast count: Int) async throws {
-            for _ in 0..<500 where calls.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(10)) }
+            try await eventually("\(count) completion handler call(s)") { calls.withLock({ $0.count }) >= count }
+        }
+    }
+
+    /// Returns once `handles` have finished and every completion handler they queued has run: a request's
+    /// task queues its handler before it ends, and the callback queue is serial.
+    func settle(_ handles: [RequestHandle], on client: APIClient) async {
+        for handle in handles { await handle.task.value }
+        await withCheckedContinuation { continuation in
+            client.configuration.callbackQueue.async { continuation.resume() }
         }
     }
 
@@ -34,10 +44,9 @@ import Testing
     @Test func deliversOnceOnTheChosenQueue() async throws {
         let client = client(MockTransport(stubs: [.init(.get, "/users/a", json: #"{"login":"a","id":1}"#)]))
         let deliveries = Deliveries()
-        client.send(GetUser(login: "a")) { deliveries.record($0) }
-        client.send(GetUser(login: "missing")) { deliveries.record($0) }
-        try await deliveries.wait(forAtLeast: 2)
-        try await Task.sleep(for: .milliseconds(100))  // a second call for either would arrive by now
+        let found = client.send(GetUser(login: "a")) { deliveries.record($0) }
+        let missing = client.send(GetUser(login: "missing")) { deliveries.record($0) }
+        await settle([found, missing], on: client)
         let calls = deliveries.calls.withLock { $0 }
         #expect(calls.count == 2)
         #expect(calls.allSatisfy { $0.onQueue })
@@ -46,18 +55,19 @@ import Testing
     }
 
     @Test func handleCancelsAndStillDeliversOnce() async throws {
+        let entered = Atomic<Bool>(false)
         let slow = MockTransport { _ in
-            try await Task.sleep(for: .seconds(30))
-            return (HTTPResponse(status: .ok), Data())
+            entered.store(true, ordering: .relaxed)
+            try await hangUntilCancelled()
         }
         let deliveries = Deliveries()
         let started = ContinuousClock.now
-        let handle = client(slow).send(APIRequest<Data>.get("/slow")) { deliveries.record($0) }
-        try await Task.sleep(for: .milliseconds(50))
+        let client = client(slow)
+        let handle = client.send(APIRequest<Data>.get("/slow")) { deliveries.record($0) }
+        try await eventually("the request in the transport") { entered.load(ordering: .relaxed) }
         handle.cancel()
         #expect(handle.isCancelled)
-        try await deliveries.wait(forAtLeast: 1)
-        try await Task.sleep(for: .milliseconds(100))
+        await settle([handle], on: client)
         let calls = deliveries.calls.withLock { $0 }
         #expect(calls.count == 1)
         #expect(calls.first?.kind == .cancelled)

@@ -137,6 +137,7 @@ struct BodyLimitMemoryTests {
                         return stalled
                     })
                 else { return }
+                // Real time on purpose: the writer stalls (blocking its thread) while the network goes on.
                 usleep(UInt32(stall.components.seconds * 1_000_000))
             }
             #expect(response.value == destination)

@@ -16,12 +16,14 @@ import Testing
         }
     }
 
-    /// Starts `request`, cancels it after `delay`, and checks it ends as `.cancelled` within 10 s (the requests
-    /// cancelled here take 30 s; the margin is for a loaded machine running every suite at once, where a CI run
-    /// saw timers fire 3–4 s late).
-    func expectCancelled<E: Endpoint>(_ request: E, after delay: Duration, on client: APIClient) async throws {
+    /// Starts `request`, cancels it once `ready` holds, and checks it ends as `.cancelled` within 10 s (the
+    /// requests cancelled here take 30 s; the margin is for a loaded machine running every suite at once, where
+    /// a CI run saw timers fire 3–4 s late).
+    func expectCancelled<E: Endpoint>(
+        _ request: E, on client: APIClient, once what: String, _ ready: @escaping () async throws -> Bool
+    ) async throws {
         let task = Task { try await client.send(request) }
-        try await Task.sleep(for: delay)
+        try await eventually(what, ready)
         let cancelledAt = ContinuousClock.now
         task.cancel()
         let error = await #expect(throws: APIError.self) { try await task.value }
@@ -49,17 +51,20 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func whileWaitingForTheHead(transport: TransportUnderTest) async throws {
-        let client = try await transport.demoClient()
-        try await expectCancelled(
-            APIRequest<Data>.get("/slow", query: ["ms": 30_000]), after: .milliseconds(200), on: client)
+        let client = try await transport.demoClient(ownPool: true)
+        let slow = SlowRequest(milliseconds: 30_000)
+        try await expectCancelled(slow.request, on: client, once: "the request at the server") {
+            try await slow.arrivals(at: client) == 1
+        }
         try await expectFollowUpSucceeds(on: client)
     }
 
     @Test(arguments: TransportUnderTest.all)
     func whileTheBodyStreams(transport: TransportUnderTest) async throws {
-        let client = try await transport.demoClient()
+        let heads = HeadArrivals()
+        let client = try await transport.demoClient(middlewares: [heads], ownPool: true)
         let drip = APIRequest<Data>.get("/drip", query: ["chunks": 100, "intervalMs": 100, "size": 16])
-        try await expectCancelled(drip, after: .milliseconds(350), on: client)
+        try await expectCancelled(drip, on: client, once: "the response head") { heads.heads == 1 }
         try await expectFollowUpSucceeds(on: client)
     }
 
@@ -75,12 +80,14 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func manyCancelledRequestsLeaveThePoolUsable(transport: TransportUnderTest) async throws {
-        let client = try await transport.demoClient()
-        await withTaskGroup(of: Void.self) { group in
+        let client = try await transport.demoClient(ownPool: true)
+        let slow = SlowRequest(milliseconds: 10_000)
+        try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
-                group.addTask { _ = try? await client.send(APIRequest<Data>.get("/slow", query: ["ms": 10_000])) }
+                group.addTask { _ = try? await client.send(slow.request) }
             }
-            try? await Task.sleep(for: .milliseconds(200))
+            // Some are at the server, the others queued for a connection (URLSession opens only a few).
+            try await slow.waitForArrivals(at: client)
             group.cancelAll()
         }
         for _ in 0..<5 { try await expectFollowUpSucceeds(on: client) }

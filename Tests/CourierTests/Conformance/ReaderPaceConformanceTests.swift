@@ -17,6 +17,7 @@ import Testing
         var chunks = 0
         let (received, mismatch) = try await Self.read(body) {
             chunks += 1
+            // Real time on purpose: a reader slower than the network is what is tested.
             if chunks % 8 == 0 { try await Task.sleep(for: .milliseconds(2)) }
         }
         #expect(received == count)
@@ -28,6 +29,7 @@ import Testing
     @Test func aURLSessionReaderFarBehindGetsEveryByteInOrder() async throws {
         let count = 8 * 1024 * 1024
         let body = try await Self.get("/testing/download/\(count)", over: StreamingURLSessionTransport.shared)
+        // Real time on purpose: the network delivers the 8 MiB while the reader reads nothing.
         try await Task.sleep(for: .seconds(1))
         let (received, mismatch) = try await Self.read(body) {}
         #expect(received == count)
@@ -65,7 +67,8 @@ import Testing
         let limit = 1024 * 1024
         let transport = StreamingURLSessionTransport(readAheadLimit: limit)
         let body = try await Self.get("/testing/endless", over: transport)
-        try await Task.sleep(for: .seconds(2))  // the endless body outruns a reader that reads nothing
+        // Real time on purpose: the endless body outruns a reader that reads nothing.
+        try await Task.sleep(for: .seconds(2))
         var received = 0
         #if canImport(FoundationNetworking)
             let error = await #expect(throws: ReadAheadExceeded.self) {
@@ -89,7 +92,8 @@ import Testing
     func aCancelledReaderNeverSeesAShortBodyAsComplete(transport: TransportUnderTest) async throws {
         let count = 200_000
         let body = try await Self.get("/bytes/\(count)", over: transport.make())
-        try await Task.sleep(for: .milliseconds(300))  // the body has arrived and waits unread
+        // Real time on purpose: the whole body arrives from the network and waits unread.
+        try await Task.sleep(for: .milliseconds(300))
         let outcome = await Task { () -> Result<Int, any Error> in
             withUnsafeCurrentTask { $0?.cancel() }
             do {

@@ -20,6 +20,8 @@ import Testing
         /// The bytes the child has written so far.
         final class Output: Sendable {
             let bytes = Mutex(Data())
+            /// Whether the pipe has reached its end (the child closed it, or exited).
+            let ended = Atomic<Bool>(false)
         }
 
         let process = Process()
@@ -32,6 +34,10 @@ import Testing
             process.standardOutput = pipe
             pipe.fileHandleForReading.readabilityHandler = { [output] handle in
                 let chunk = handle.availableData
+                if chunk.isEmpty {
+                    handle.readabilityHandler = nil
+                    output.ended.store(true, ordering: .releasing)
+                }
                 output.bytes.withLock { $0.append(chunk) }
             }
             try process.run()
@@ -39,17 +45,17 @@ import Testing
 
         var text: String { output.bytes.withLock { String(decoding: $0, as: UTF8.self) } }
 
-        /// Waits (polling, without blocking a thread) until the process ends or `limit` passes.
+        /// Waits (without blocking a thread) until the process ends and its output is read to the end, or
+        /// `limit` passes (the process is then ended).
         func exitCode(within limit: Duration) async throws -> Int32 {
-            let deadline = ContinuousClock.now + limit
-            while process.isRunning {
-                guard ContinuousClock.now < deadline else {
-                    process.terminate()
-                    throw CancellationError()
+            do {
+                try await eventually("the process ending with its output read", within: limit) {
+                    !process.isRunning && output.ended.load(ordering: .acquiring)
                 }
-                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                process.terminate()
+                throw error
             }
-            try await Task.sleep(for: .milliseconds(50))  // let the last output arrive
             return process.terminationStatus
         }
     }
@@ -70,12 +76,11 @@ import Testing
     @Test func serveAndTheTourAgainstItWithBaseURL() async throws {
         let server = try Child(Self.binary(), ["serve", "--port", "0"])
         defer { server.process.terminate() }
-        var baseURL: String?
-        for _ in 0..<250 where baseURL == nil {
-            try await Task.sleep(for: .milliseconds(20))
-            baseURL = server.text.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
+        func address() -> String? {
+            server.text.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
         }
-        let url = try #require(baseURL, "serve printed no address:\n\(server.text)")
+        try await eventually("serve printing its address", within: .seconds(15)) { address() != nil }
+        let url = try #require(address(), "serve printed no address:\n\(server.text)")
         let tour = try Child(Self.binary(), ["--base-url", url, "--verbose"])
         let status = try await tour.exitCode(within: .seconds(30))
         let text = tour.text

@@ -19,7 +19,8 @@ import Testing
             #expect(me.email == DemoCredentials.loginEmail)
             // A refreshed token keeps the login's lifetime, so the login's own `me()` must come well inside
             // it, and the call after the refresh too (a loaded machine ran them over a second late), and this
-            // wait past it. A replay is answered the 401 that was recorded, without waiting.
+            // wait past it: real time on purpose, the server's clock expires the token. A replay is answered the
+            // 401 that was recorded, without waiting.
             if backend == .demoServer { try await Task.sleep(for: .milliseconds(3_500)) }
             #expect(try await accounts.me().name == "Ada Lovelace")
             let stats = try await APIClient(baseURL: base, transport: transport).send(

@@ -12,8 +12,10 @@ import Testing
 
     static let quick = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(20), maxDelay: .milliseconds(100))
 
-    func client(_ policy: RetryPolicy = quick) async throws -> APIClient {
-        APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.retry(policy)])
+    func client(_ policy: RetryPolicy = quick, clock: any Clock<Duration> = ContinuousClock()) async throws
+        -> APIClient
+    {
+        APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.retry(policy)]) { $0.clock = clock }
     }
 
     func key() -> String { "retry-\(UUID().uuidString)" }
@@ -24,24 +26,36 @@ import Testing
     }
 
     @Test func retryAfterSecondsIsHonoured() async throws {
-        let started = ContinuousClock.now
-        let result = try await client().send(
-            APIRequest<Attempts>.get("/testing/flaky/\(key())", query: ["failures": 1, "retryAfter": 1]))
-        #expect(result.attempts == 2)
-        #expect(ContinuousClock.now - started >= .seconds(1))
+        let clock = ManualClock()
+        let client = try await client(clock: clock)
+        let call = Task {
+            try await client.send(
+                APIRequest<Attempts>.get("/testing/flaky/\(key())", query: ["failures": 1, "retryAfter": 1]))
+        }
+        await clock.waitForSleepers()
+        #expect(clock.earliestDeadline == ManualClock.Instant(offset: .seconds(1)))
+        clock.advance(by: .milliseconds(999))
+        #expect(clock.sleeperCount == 1, "retried before the second the server asked for")
+        clock.advance(by: .milliseconds(1))
+        #expect(try await call.value.attempts == 2)
     }
 
     @Test func retryAfterAsAnHTTPDateIsHonoured() async throws {
-        let key = key()
-        let started = ContinuousClock.now
+        let clock = ManualClock()
+        let client = try await client(clock: clock)
         // The date is two seconds ahead, rounded up to a whole second: the wait is two to three seconds.
-        let result = try await client().send(
-            APIRequest<Attempts>.get(
-                "/testing/flaky/\(key)", query: ["failures": 1, "retryAfter": 2, "retryAfterDate": 1]))
-        let waited = ContinuousClock.now - started
-        #expect(result.attempts == 2)
-        #expect(waited >= .milliseconds(1_900), "retried after \(waited), before the date the server named")
-        #expect(waited < .seconds(10))
+        let call = Task {
+            try await client.send(
+                APIRequest<Attempts>.get(
+                    "/testing/flaky/\(key())", query: ["failures": 1, "retryAfter": 2, "retryAfterDate": 1]))
+        }
+        await clock.waitForSleepers()
+        let wait = try #require(clock.earliestDeadline).offset
+        // The date is read against the client's clock, which stood still while the first attempt took real time:
+        // never less than the date's 1-2 s, a little more on a loaded machine.
+        #expect(wait > .milliseconds(1_000) && wait < .seconds(10), "waits \(wait) for a date 2-3 s ahead")
+        clock.advance(by: wait)
+        #expect(try await call.value.attempts == 2)
     }
 
     @Test func postIsNotRetriedUnlessItCarriesAnIdempotencyKey() async throws {
@@ -86,17 +100,17 @@ import Testing
     }
 
     @Test func cancellingDuringBackoffEndsPromptly() async throws {
-        let client = try await client()
+        let clock = ManualClock()
+        let client = try await client(clock: clock)
         let task = Task {
             try await client.send(
                 APIRequest<Attempts>.get("/testing/flaky/\(key())", query: ["failures": 1, "retryAfter": 20]))
         }
-        try await Task.sleep(for: .milliseconds(300))
-        let cancelled = ContinuousClock.now
+        await clock.waitForSleepers()  // in the 20 s backoff
         task.cancel()
         let error = await #expect(throws: APIError.self) { try await task.value }
         #expect(error?.kind == .cancelled)
-        #expect(ContinuousClock.now - cancelled < .seconds(5), "waited out the 20 s backoff")
+        #expect(clock.now == ManualClock.Instant(offset: .zero), "the call ended without its backoff passing")
     }
 
     @Test func aRefusedConnectionIsRetriedThenReported() async throws {
@@ -112,14 +126,13 @@ import Testing
         policy.maxAttempts = 10
         policy.deadline = .milliseconds(500)
         let key = key()
-        let started = ContinuousClock.now
+        let clock = ManualClock()
+        // The server asks for 60 s: the call ends at once, on a clock that never moves, or not at all.
         await #expect(throws: APIError.self) {
-            try await client(policy).send(
+            try await client(policy, clock: clock).send(
                 APIRequest<Attempts>.get("/testing/flaky/\(key)", query: ["failures": 10, "retryAfter": 60]))
         }
-        // The server asks for 60 s; anything well under that shows the deadline refused to wait,
-        // with room for a loaded CI machine.
-        #expect(ContinuousClock.now - started < .seconds(30), "waited for a retry the deadline rules out")
+        #expect(clock.sleeperCount == 0)
         #expect(try await serverAttempts(key) == 1)
     }
 
@@ -142,5 +155,41 @@ import Testing
         let failing = APIClient(baseURL: exampleBaseURL, transport: fatal, middlewares: [.retry(Self.quick)])
         await #expect(throws: APIError.self) { try await failing.send(APIRequest<String>.get("/x")) }
         #expect(fatalCalls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func anAttemptPastItsTimeLimitIsRetriedAndTheCallsLimitIsNot() async throws {
+        let calls = Atomic<Int>(0)
+        let mock = MockTransport { _ in
+            if calls.add(1, ordering: .relaxed).newValue == 1 { try await hangUntilCancelled() }
+            return (HTTPResponse(status: .ok), Data("ok".utf8))
+        }
+        let clock = ManualClock()
+        let client = APIClient(baseURL: exampleBaseURL, transport: mock, middlewares: [.retry(Self.quick)]) {
+            $0.clock = clock
+            $0.attemptTimeout = .seconds(5)
+        }
+        let call = Task { try await client.send(APIRequest<String>.get("/x")) }
+        await clock.waitForSleepers()  // the first attempt's time limit
+        #expect(clock.earliestDeadline == ManualClock.Instant(offset: .seconds(5)))
+        clock.advance(by: .seconds(5))
+        await clock.waitForSleepers()  // the retry's backoff
+        clock.advance(by: .seconds(1))
+        #expect(try await call.value == "ok")
+        #expect(calls.load(ordering: .relaxed) == 2)
+
+        // The whole call's limit ends it, retries or not.
+        let hanging = MockTransport { _ in try await hangUntilCancelled() }
+        let limited = APIClient(baseURL: exampleBaseURL, transport: hanging, middlewares: [.retry(Self.quick)]) {
+            $0.clock = clock
+            $0.timeout = .seconds(8)
+        }
+        let started = clock.now
+        let ended = Task { try await limited.send(APIRequest<String>.get("/x")) }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(8))
+        let error = await #expect(throws: APIError.self) { try await ended.value }
+        #expect(error?.kind == .timedOut)
+        #expect(error?.attempts == nil, "the call's time limit was retried")
+        #expect(started.duration(to: clock.now) == .seconds(8))
     }
 }

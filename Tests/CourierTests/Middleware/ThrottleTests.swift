@@ -41,27 +41,33 @@ import Testing
         #expect(stats.maxInFlight == 2, "the server saw \(stats.maxInFlight) requests at once")
     }
 
-    /// Measured where the throttle acts, at the transport: server arrival times can only be later, and a
-    /// delayed arrival under load would make later gaps look shorter than they were.
+    /// Measured where the throttle acts, at the transport, on the throttle's own clock, which the test moves:
+    /// each start waits for the one before it plus 100 ms, and not a moment less.
     @Test func ratePerSecondSpacesStarts() async throws {
-        let starts = Mutex<[ContinuousClock.Instant]>([])
+        let clock = ManualClock()
+        let starts = Mutex<[Duration]>([])
         let transport = MockTransport { _ in
-            starts.withLock { $0.append(.now) }
+            starts.withLock { $0.append(clock.now.offset) }
             return (HTTPResponse(status: .noContent), Data())
         }
-        let client = APIClient(baseURL: exampleBaseURL, transport: transport, middlewares: [.throttle(perSecond: 10)])
+        let client = APIClient(
+            baseURL: exampleBaseURL, transport: transport, middlewares: [.throttle(perSecond: 10, clock: clock)])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<6 { group.addTask { try await client.send(APIRequest<Void>.get("/x")) } }
+            for _ in 0..<5 {
+                await clock.waitForSleepers()  // the next request waits for its turn
+                clock.advance(by: .milliseconds(99))
+                #expect(clock.sleeperCount == 1, "a request started less than 100 ms after the one before")
+                clock.advance(by: .milliseconds(1))
+            }
             try await group.waitForAll()
         }
         let times = starts.withLock { $0 }.sorted()
-        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
-        #expect(times.count == 6)
-        #expect(gaps.allSatisfy { $0 >= .milliseconds(95) }, "starts were \(gaps) apart; the limit spaces them 100 ms")
+        #expect(times == (0..<6).map { .milliseconds(100 * $0) }, "starts at \(times)")
     }
 
-    /// Ordered by events, not sleeps: the holder is known to be in the transport, the waiter known to be
-    /// queued, before anything is cancelled or released (the short sleeps only pace the polling).
+    /// Ordered by events: the holder is known to be in the transport, the waiter known to be queued, before
+    /// anything is cancelled or released.
     @Test func aCancelledWaiterFreesNothingItDidNotTake() async throws {
         let gate = GatedTransport()
         let client = APIClient(
@@ -70,7 +76,7 @@ import Testing
         let holder = Task { try await client.send(APIRequest<Void>.get("/holder")) }
         try await gate.waitUntilEntered(1)
         let waiter = Task { try await client.send(APIRequest<Void>.get("/waiter")) }
-        while throttle.waitingCount < 1 { try await Task.sleep(for: .milliseconds(2)) }
+        try await eventually("the waiter queued") { throttle.waitingCount == 1 }
         waiter.cancel()
         let error = await #expect(throws: APIError.self) { try await waiter.value }
         #expect(error?.kind == .cancelled)
@@ -112,7 +118,7 @@ final class GatedTransport: ClientTransport, Sendable {
     }
 
     func waitUntilEntered(_ count: Int) async throws {
-        while state.withLock({ $0.entered }) < count { try await Task.sleep(for: .milliseconds(2)) }
+        try await eventually("\(count) request(s) in the transport") { state.withLock({ $0.entered }) >= count }
     }
 
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
@@ -134,22 +140,27 @@ final class GatedTransport: ClientTransport, Sendable {
     }
 }
 
-/// A transport whose response body streams three chunks 100 ms apart, recording when each request starts.
+/// A transport whose response body streams three chunks, 100 ms apart on `clock` when it has one, recording
+/// when (on that clock) each request starts.
 struct StreamingBodyTransport: ClientTransport {
+    let clock: ManualClock?
     let starts = StartLog()
 
     final class StartLog: Sendable {
-        let times = Mutex<[ContinuousClock.Instant]>([])
+        let times = Mutex<[Duration]>([])
     }
+
+    init(clock: ManualClock? = nil) { self.clock = clock }
 
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
         -> (HTTPResponse, HTTPBody?)
     {
-        starts.times.withLock { $0.append(.now) }
+        let clock = self.clock
+        starts.times.withLock { $0.append(clock?.now.offset ?? .zero) }
         let chunks = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { continuation in
             Task {
                 for index in 0..<3 {
-                    try? await Task.sleep(for: .milliseconds(100))
+                    if let clock { try? await clock.sleep(for: .milliseconds(100)) }
                     continuation.yield([UInt8(index)])
                 }
                 continuation.finish()
@@ -161,16 +172,21 @@ struct StreamingBodyTransport: ClientTransport {
 
 extension ThrottleTests {
     @Test func aStreamingBodyKeepsItsSlotUntilReadToTheEnd() async throws {
-        let transport = StreamingBodyTransport()
+        let clock = ManualClock()
+        let transport = StreamingBodyTransport(clock: clock)
         let client = APIClient(
             baseURL: exampleBaseURL, transport: transport, middlewares: [.throttle(maxConcurrent: 1)])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<2 { group.addTask { _ = try await client.send(APIRequest<Data>.get("/stream")) } }
+            // Three chunks of one body, then three of the other: one body streams at a time.
+            for _ in 0..<6 {
+                await clock.waitForSleepers()
+                clock.advance(by: .milliseconds(100))
+            }
             try await group.waitForAll()
         }
         let starts = transport.starts.times.withLock { $0 }.sorted()
-        #expect(starts.count == 2)
-        #expect(starts[1] - starts[0] >= .milliseconds(290), "the second request started while the first body streamed")
+        #expect(starts == [.zero, .milliseconds(300)], "the second request started while the first body streamed")
     }
 
     @Test func rejectedResponsesFreeTheirSlots() async throws {

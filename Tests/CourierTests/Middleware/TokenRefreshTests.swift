@@ -1,5 +1,6 @@
 import Courier
 import CourierDemoServer
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -43,16 +44,14 @@ import Testing
         }
     }
 
-    func waitForExpiry() async throws { try await Task.sleep(for: .milliseconds(400)) }
-
     @Test func fiftyConcurrentRequestsWithAnExpiredTokenShareOneRefresh() async throws {
         try await TestServers.withFreshDemoServer { base in
             let plain = APIClient(baseURL: base)
-            let grant = try await logIn(plain, ttl: 0.2)
+            // A token that expires as it is issued (the server's clock), so the first use is a 401.
+            let grant = try await logIn(plain, ttl: 0)
             let store = TokenStore(
                 token: AuthToken(value: grant.token), refresh: refresher(plain, refreshToken: grant.refreshToken))
             let client = APIClient(baseURL: base, middlewares: [.bearerToken(store: store)])
-            try await waitForExpiry()
             let emails = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<50 { group.addTask { try await client.send(APIRequest<Me>.get("/me")).email } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -68,12 +67,11 @@ import Testing
     @Test func failingRefreshFailsEveryoneClearlyWithABoundedNumberOfRefreshCalls() async throws {
         try await TestServers.withFreshDemoServer { base in
             let plain = APIClient(baseURL: base)
-            let grant = try await logIn(plain, ttl: 0.2)
+            let grant = try await logIn(plain, ttl: 0)
             let store = TokenStore(
                 token: AuthToken(value: grant.token),
                 refresh: refresher(plain, path: "/auth/refresh-broken", refreshToken: grant.refreshToken))
             let client = APIClient(baseURL: base, middlewares: [.bearerToken(store: store)])
-            try await waitForExpiry()
             let kinds = await withTaskGroup(of: APIError.Kind?.self) { group in
                 for _ in 0..<50 {
                     group.addTask {
@@ -118,12 +116,15 @@ import Testing
 
     @Test func tokenNearExpiryIsRefreshedBeforeSending() async throws {
         let refreshes = Atomic<Int>(0)
-        let store = TokenStore(token: AuthToken(value: "old", expiresAt: Date().addingTimeInterval(0.3))) { _ in
+        let clock = ManualClock()
+        let store = TokenStore(
+            token: AuthToken(value: "old", expiresAt: Date().addingTimeInterval(30)), clock: clock
+        ) { _ in
             refreshes.add(1, ordering: .relaxed)
             return AuthToken(value: "new", expiresAt: Date().addingTimeInterval(3600))
         }
         #expect(try await store.validToken().value == "old", "early in its life the token is used")
-        try await Task.sleep(for: .milliseconds(200))  // now within the last half of its 0.3 s
+        clock.advance(by: .seconds(20))  // now within the last half of its 30 s
         #expect(try await store.validToken().value == "new")
         #expect(try await store.validToken().value == "new")
         #expect(refreshes.load(ordering: .relaxed) == 1)

@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import Synchronization
 import Testing
@@ -9,7 +10,9 @@ import Testing
 
     @Test func aFailedRefreshIsRememberedBrieflyThenTriedAgain() async throws {
         let calls = Atomic<Int>(0)
-        let store = TokenStore(token: AuthToken(value: "old"), retryAfterFailure: .milliseconds(100)) { _ in
+        let clock = ManualClock()
+        let store = TokenStore(token: AuthToken(value: "old"), retryAfterFailure: .milliseconds(100), clock: clock) {
+            _ in
             if calls.add(1, ordering: .relaxed).newValue == 1 { throw Unavailable() }
             return AuthToken(value: "new")
         }
@@ -17,7 +20,9 @@ import Testing
         await #expect(throws: APIError.self) { try await store.refresh(replacing: stale) }
         await #expect(throws: APIError.self) { try await store.refresh(replacing: stale) }
         #expect(calls.load(ordering: .relaxed) == 1, "the failure is reported without calling the server again")
-        try await Task.sleep(for: .milliseconds(150))
+        clock.advance(by: .milliseconds(99))
+        await #expect(throws: APIError.self) { try await store.refresh(replacing: stale) }
+        clock.advance(by: .milliseconds(1))
         #expect(try await store.refresh(replacing: stale).value == "new")
         #expect(calls.load(ordering: .relaxed) == 2)
     }

@@ -155,8 +155,9 @@ struct ObservabilityTests {
     @Test func aCancelledCallEndsItsSpansAsCancelled() async throws {
         let client = try await TransportUnderTest.httpClient.demoClient()
         let (metrics, tracer) = try await observing {
-            let task = Task { try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 5000])) }
-            try await Task.sleep(for: .milliseconds(200))
+            let slow = SlowRequest(milliseconds: 30_000)
+            let task = Task { try await client.send(slow.request) }
+            try await slow.waitForArrivals(at: client)
             task.cancel()
             _ = await task.result
         }

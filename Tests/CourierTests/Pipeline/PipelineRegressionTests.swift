@@ -26,11 +26,8 @@ import Testing
             _ = try await client.download(SlowDownload(), to: destination) { _ in started.withLock { $0 = true } }
         }
         // Wait for the first bytes: every transport streams the body.
-        var cancelled = 0
-        for _ in 0..<500 where cancelled == 0 {
-            try await Task.sleep(for: .milliseconds(10))
-            if started.withLock({ $0 }) { cancelled = client.cancelAll(SlowDownload.self) }
-        }
+        try await eventually("the download's first bytes") { started.withLock { $0 } }
+        let cancelled = client.cancelAll(SlowDownload.self)
         #expect(cancelled == 1, "cancelAll did not find the download in flight")
         let cancelledAt = ContinuousClock.now
         let error = await #expect(throws: APIError.self) { try await download.value }

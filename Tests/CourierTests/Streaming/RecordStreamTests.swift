@@ -126,10 +126,14 @@ struct RecordStreamTests {
     @Test func cancellingTheConsumerEndsRecordsWithCancelled() async throws {
         let client = try await TransportUnderTest.httpClient.demoClient()
         let request = APIRequest<Record>.get("/testing/records", query: ["count": 100, "intervalMs": 1000])
+        let (firstRecord, arrived) = AsyncStream.makeStream(of: Void.self)
         let task = Task {
-            for try await _ in client.records(request, idleTimeout: .seconds(30)) {}
+            defer { arrived.finish() }
+            for try await _ in client.records(request, idleTimeout: .seconds(30)) { arrived.yield() }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // The first record is in; the next is a second away.
+        var records = firstRecord.makeAsyncIterator()
+        await records.next()
         task.cancel()
         let result = await task.result
         guard case .failure(let error as APIError) = result else {

@@ -57,8 +57,11 @@ enum MemoryProbe {
         courier_release_free_memory()
         let allocated = allocatedBytes() == nil ? nil : Peak { allocatedBytes() }
         let resident = Peak { residentMemory() }
+        // Samples until told how many more to take. Real time on purpose: memory is measured as it changes
+        // while the network and the transport work, and for 25 samples (about 250 ms) after.
+        let remaining = Atomic<Int>(.max)
         let sampler = Task {
-            while !Task.isCancelled {
+            while remaining.subtract(1, ordering: .relaxed).oldValue > 0 {
                 allocated?.sample()
                 resident.sample()
                 try? await Task.sleep(for: .milliseconds(10))
@@ -66,7 +69,8 @@ enum MemoryProbe {
         }
         defer { sampler.cancel() }
         try await work()
-        try? await Task.sleep(for: .milliseconds(250))
+        remaining.store(25, ordering: .relaxed)
+        await sampler.value
         allocated?.sample()
         resident.sample()
         return Growth(allocated: allocated?.growth, resident: resident.growth, residentBefore: resident.baseline)

@@ -47,15 +47,24 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// A transport of this kind with a connection pool of its own: URLSession's shared session opens at most
+    /// six connections to a host, which the rest of the suite's long requests may hold, so a test that waits
+    /// for its own request to reach the server gets a session of its own.
+    func makeOwn() -> any ClientTransport {
+        self == .urlSession ? StreamingURLSessionTransport() : make()
+    }
+
     var testDescription: String { rawValue }
 }
 
 extension TransportUnderTest {
     /// A client for the shared demo server (``TestServers/demoURL()``) over this transport.
     func demoClient(
-        middlewares: [any ClientMiddleware] = [], configure: (inout APIClient.Configuration) -> Void = { _ in }
+        middlewares: [any ClientMiddleware] = [], ownPool: Bool = false,
+        configure: (inout APIClient.Configuration) -> Void = { _ in }
     ) async throws -> APIClient {
         APIClient(
-            baseURL: try await TestServers.demoURL(), transport: make(), middlewares: middlewares, configure: configure)
+            baseURL: try await TestServers.demoURL(), transport: ownPool ? makeOwn() : make(), middlewares: middlewares,
+            configure: configure)
     }
 }

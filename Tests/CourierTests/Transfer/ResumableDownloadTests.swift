@@ -99,7 +99,8 @@ extension ResumableDownloadTests {
         }
         #expect(error?.kind == .timedOut)
         #expect(error?.resumeData == nil)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        try await eventually("the partial file deleted") {
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty
+        }
     }
 }

@@ -25,11 +25,13 @@ public actor TokenStore {
     private let maxRefreshes: Int
     private let window: Duration
     private var inFlight: Task<AuthToken, any Error>?
-    private var failure: (replacing: AuthToken?, error: any Error, at: ContinuousClock.Instant)?
+    private var failure: (replacing: AuthToken?, error: any Error, at: Duration)?
     /// When the current token was obtained, to judge how early "shortly before it expires" is.
-    private var obtainedAt = Date()
+    private var obtainedAt: Date
     private let retryAfterFailure: Duration
-    private var refreshTimes: [ContinuousClock.Instant] = []
+    private var refreshTimes: [Duration] = []
+    /// The store's clock: expiry, the failure memory and the refresh limit read it.
+    private let time: TimeSource
 
     /// Creates a store.
     /// - Parameters:
@@ -39,11 +41,17 @@ public actor TokenStore {
     ///   - window: the window for `maxRefreshes`; one minute by default.
     ///   - retryAfterFailure: how long a failed refresh is remembered (and reported to every request holding
     ///     the same token) before one is tried again; 5 s by default.
+    ///   - clock: what tells the time: `ContinuousClock` by default; a test clock in tests. A token's
+    ///     `expiresAt` is compared with the date when the store was made, advanced by this clock.
     ///   - refresh: obtains a new token.
     public init(
         token: AuthToken? = nil, expiryLeeway: Duration = .seconds(30), maxRefreshes: Int = 5,
-        per window: Duration = .seconds(60), retryAfterFailure: Duration = .seconds(5), refresh: @escaping Refresh
+        per window: Duration = .seconds(60), retryAfterFailure: Duration = .seconds(5),
+        clock: any Clock<Duration> = ContinuousClock(), refresh: @escaping Refresh
     ) {
+        let time = TimeSource(clock)
+        self.time = time
+        obtainedAt = time.date
         self.token = token
         self.retryAfterFailure = retryAfterFailure
         self.expiryLeeway = expiryLeeway
@@ -69,7 +77,7 @@ public actor TokenStore {
     /// Installs a token (after a login, say) and forgets any failed refresh.
     public func set(_ token: AuthToken?) {
         self.token = token
-        obtainedAt = Date()
+        obtainedAt = time.date
         failure = nil
     }
 
@@ -84,7 +92,7 @@ public actor TokenStore {
     public func refresh(replacing stale: AuthToken?) async throws -> AuthToken {
         if let token, token != stale, !isExpiring(token) { return token }
         if let inFlight { return try await inFlight.value }
-        if let failure, failure.replacing == stale, ContinuousClock.now - failure.at < retryAfterFailure {
+        if let failure, failure.replacing == stale, time.now - failure.at < retryAfterFailure {
             throw failure.error
         }
         try checkRefreshLimit()
@@ -103,11 +111,11 @@ public actor TokenStore {
         do {
             let fresh = try await task.value
             token = fresh
-            obtainedAt = Date()
+            obtainedAt = time.date
             failure = nil
             return fresh
         } catch {
-            failure = (stale, error, ContinuousClock.now)
+            failure = (stale, error, time.now)
             throw error
         }
     }
@@ -118,11 +126,11 @@ public actor TokenStore {
         guard let expiresAt = token.expiresAt else { return false }
         let configured = expiryLeeway.inSeconds
         let lifetime = token == self.token ? expiresAt.timeIntervalSince(obtainedAt) : .infinity
-        return expiresAt.timeIntervalSinceNow <= min(configured, lifetime / 2)
+        return expiresAt.timeIntervalSince(time.date) <= min(configured, lifetime / 2)
     }
 
     private func checkRefreshLimit() throws {
-        let now = ContinuousClock.now
+        let now = time.now
         refreshTimes.removeAll { now - $0 >= window }
         guard refreshTimes.count < maxRefreshes else {
             throw APIError(

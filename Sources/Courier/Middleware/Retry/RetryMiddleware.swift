@@ -24,8 +24,9 @@ public struct RetryMiddleware: ClientMiddleware {
             context?.recordAttempt()
             return try await next(request, body, baseURL)
         }
-        let clock = ContinuousClock()
-        let started = clock.now
+        // The client's clock, so that a test clock drives the waits.
+        let time = context?.time ?? .continuous
+        let started = time.now
         var attempt = 1
         while true {
             context?.recordAttempt()
@@ -33,27 +34,29 @@ public struct RetryMiddleware: ClientMiddleware {
             do {
                 let (response, responseBody) = try await next(request, body, baseURL)
                 guard policy.retryableStatuses.contains(response.status.code) else { return (response, responseBody) }
-                let asked = RetryAfter.delay(response.headerFields[.retryAfter]).map { min($0, policy.maxRetryAfter) }
+                let asked = RetryAfter.delay(response.headerFields[.retryAfter], now: time.date).map {
+                    min($0, policy.maxRetryAfter)
+                }
                 delay = asked ?? policy.backoff(beforeRetry: attempt)
-                guard mayRetry(after: attempt, waiting: delay, since: started, clock: clock) else {
+                guard mayRetry(after: attempt, waiting: delay, since: started, time: time) else {
                     return (response, responseBody)
                 }
             } catch {
                 guard !Task.isCancelled, policy.isTransient(TransportFailure.unwrapped(error)) else { throw error }
                 delay = policy.backoff(beforeRetry: attempt)
-                guard mayRetry(after: attempt, waiting: delay, since: started, clock: clock) else { throw error }
+                guard mayRetry(after: attempt, waiting: delay, since: started, time: time) else { throw error }
             }
-            try await Task.sleep(for: delay)
+            try await time.sleep(for: delay)
             attempt += 1
         }
     }
 
     private func mayRetry(
-        after attempt: Int, waiting delay: Duration, since started: ContinuousClock.Instant, clock: ContinuousClock
+        after attempt: Int, waiting delay: Duration, since started: Duration, time: TimeSource
     ) -> Bool {
         guard attempt < policy.maxAttempts else { return false }
         guard let deadline = policy.deadline else { return true }
-        return clock.now + delay - started <= deadline
+        return time.now + delay - started <= deadline
     }
 }
 

@@ -7,34 +7,38 @@
 final class Pacer: Sendable {
     private struct Relay: Sendable {
         var batonHeld = false
-        var lastStart: ContinuousClock.Instant?
+        var lastStart: Duration?
     }
 
     let interval: Duration
-    /// The baton carries the previous request's start, if there was one.
-    private let relay = WaitingRoom<Relay, ContinuousClock.Instant?>(Relay())
+    private let time: TimeSource
+    /// The baton carries the previous request's start (a reading of `time`), if there was one.
+    private let relay = WaitingRoom<Relay, Duration?>(Relay())
 
-    init(interval: Duration) { self.interval = interval }
+    init(interval: Duration, time: TimeSource) {
+        self.interval = interval
+        self.time = time
+    }
 
     /// Returns when this request may start.
     func waitForTurn() async throws {
-        let previous = try await relay.enter { relay -> ContinuousClock.Instant?? in
+        let previous = try await relay.enter { relay -> Duration?? in
             guard !relay.batonHeld else { return nil }
             relay.batonHeld = true
             return .some(relay.lastStart)
         }
         if let previous {
             do {
-                try await Task.sleep(until: previous + interval, clock: .continuous)
+                try await time.sleep(until: previous + interval)
             } catch {
                 passBaton(lastStart: previous)
                 throw error
             }
         }
-        passBaton(lastStart: .now)
+        passBaton(lastStart: time.now)
     }
 
-    private func passBaton(lastStart: ContinuousClock.Instant?) {
+    private func passBaton(lastStart: Duration?) {
         relay.handOff(lastStart) { relay, toWaiter in
             relay.lastStart = lastStart
             if !toWaiter { relay.batonHeld = false }

@@ -9,9 +9,9 @@ final class Throttle: Sendable {
     /// Requests in flight.
     private let slots = WaitingRoom<Int, Void>(0)
 
-    init(maxConcurrent: Int?, interval: Duration?) {
+    init(maxConcurrent: Int?, interval: Duration?, time: TimeSource = .continuous) {
         self.maxConcurrent = maxConcurrent.map { max(1, $0) }
-        self.pacer = interval.map(Pacer.init)
+        self.pacer = interval.map { Pacer(interval: $0, time: time) }
     }
 
     /// How many requests are waiting for a concurrency slot.

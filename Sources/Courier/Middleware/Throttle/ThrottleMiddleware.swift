@@ -37,9 +37,13 @@ public struct ThrottleMiddleware: ClientMiddleware {
 
 extension ClientMiddleware where Self == ThrottleMiddleware {
     /// At most `maxConcurrent` requests in flight and at most `perSecond` started per second (evenly
-    /// spaced); `nil` lifts either limit.
-    public static func throttle(maxConcurrent: Int? = nil, perSecond: Double? = nil) -> Self {
+    /// spaced, on `clock`); `nil` lifts either limit. The throttle's state is shared by every client given
+    /// this middleware, so it keeps its own clock (`ContinuousClock` by default; a test clock in tests).
+    public static func throttle(
+        maxConcurrent: Int? = nil, perSecond: Double? = nil, clock: any Clock<Duration> = ContinuousClock()
+    ) -> Self {
         let interval = perSecond.flatMap { $0 > 0 ? Duration.seconds(1 / $0) : nil }
-        return ThrottleMiddleware(throttle: Throttle(maxConcurrent: maxConcurrent, interval: interval))
+        return ThrottleMiddleware(
+            throttle: Throttle(maxConcurrent: maxConcurrent, interval: interval, time: TimeSource(clock)))
     }
 }

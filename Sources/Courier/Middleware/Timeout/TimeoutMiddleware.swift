@@ -16,9 +16,11 @@ public struct TimeoutMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let limit = self.limit
+        // The client's clock when an APIClient runs it, so that a test clock drives it.
+        let time = MiddlewareContext.current?.time ?? .continuous
         // TimeLimit waits for the operation before it returns, so `next` never outlives this call.
         let result = try await withoutActuallyEscaping(next) { next in
-            try await TimeLimit.run(limit) { try await next(request, body, baseURL) }
+            try await TimeLimit.run(limit, time: time) { try await next(request, body, baseURL) }
         }
         guard let result else { throw APIError(.timedOut, phase: .sending, message: "no response within \(limit)") }
         return result

@@ -14,6 +14,13 @@
         static func makeResponse(_ response: HTTPClientResponse, method: HTTPRequest.Method) -> (
             HTTPResponse, HTTPBody?
         ) {
+            let head = makeHead(response)
+            return (head, HTTPBody.response(ResponseChunks(body: response.body), to: method, fields: head.headerFields))
+        }
+
+        /// The response head, every header field kept in order.
+        @inline(__always)
+        static func makeHead(_ response: HTTPClientResponse) -> HTTPResponse {
             var fields = HTTPFields()
             fields.reserveCapacity(response.headers.count)
             for (name, value) in response.headers {
@@ -21,10 +28,9 @@
                 guard let fieldName = HTTPField.Name.parsing(name) else { continue }
                 fields.append(HTTPField(name: fieldName, value: value))
             }
-            let head = HTTPResponse(
+            return HTTPResponse(
                 status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
                 headerFields: fields)
-            return (head, HTTPBody.response(ResponseChunks(body: response.body), to: method, fields: fields))
         }
     }
 
@@ -48,8 +54,8 @@
         }
     }
 
-    /// AsyncHTTPClient's buffers of a response body, read by `send` (collected) and downloads (written to the
-    /// file) instead of the `HTTPBody` over them: the same bytes, whichever is read first.
+    /// AsyncHTTPClient's buffers of a response body, which `send` collects and downloads write to their file
+    /// as they are (see ``ResponseBody``).
     struct ResponseBuffers: Sendable {
         let body: HTTPClientResponse.Body
 
@@ -57,11 +63,19 @@
         func read(_ body: (UnsafeRawBufferPointer) throws -> Void) async throws {
             for try await buffer in self.body { try buffer.withUnsafeReadableBytes(body) }
         }
+
+        /// The buffers as an `HTTPBody` of `length`, read once.
+        func httpBody(length: HTTPBody.Length) -> HTTPBody {
+            HTTPBody(ResponseChunks(body: body), length: length, iterationBehavior: .single)
+        }
     }
 #else
+    import OpenAPIRuntime
+
     /// A transport's own buffers of a response body: only AsyncHTTPClient's are read so far, so there is
     /// never one of these.
     enum ResponseBuffers: Sendable {
         func read(_ body: (UnsafeRawBufferPointer) throws -> Void) async throws {}
+        func httpBody(length: HTTPBody.Length) -> HTTPBody { HTTPBody() }
     }
 #endif

@@ -26,7 +26,7 @@
     /// ```
     /// Available where Courier builds AsyncHTTPClient: Linux and macOS. The base URL must not carry a query
     /// or fragment (Courier's base URLs never do).
-    public struct HTTPClientTransport: ClientTransport {
+    public struct HTTPClientTransport: ClientTransport, BufferingTransport {
         /// The client that sends the requests.
         public let client: HTTPClient
         /// How long one exchange may take, up to the response head; one minute by default.
@@ -94,14 +94,17 @@
             return Self.makeResponse(response, method: request.method)
         }
 
-        /// ``send(_:body:baseURL:operationID:)``, also handing back AsyncHTTPClient's own buffers of the body,
-        /// which ``APIClient``'s `send` collects and its downloads write to the file as they are.
+        /// ``send(_:body:baseURL:operationID:)`` for ``APIClient``'s pipeline: the body is AsyncHTTPClient's own
+        /// buffers, which `send` collects and downloads write to their file as they are.
         func sendKeepingBuffers(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (
-            HTTPResponse, HTTPBody?, ResponseBuffers?
+            HTTPResponse, ResponseBody?
         ) {
             let response = try await execute(request, body: body, baseURL: baseURL)
-            let (head, responseBody) = Self.makeResponse(response, method: request.method)
-            return (head, responseBody, responseBody == nil ? nil : ResponseBuffers(body: response.body))
+            let head = Self.makeHead(response)
+            guard let length = ResponseBody.length(for: request.method, fields: head.headerFields) else {
+                return (head, nil)
+            }
+            return (head, ResponseBody(buffers: ResponseBuffers(body: response.body), length: length))
         }
 
         /// AsyncHTTPClient's response to `request`, its body not yet read.
