@@ -11,6 +11,7 @@ enum DemoRouter {
         StatusRoutes.add(to: router)
         FixedRoutes.add(to: router)
         SlowRoute.add(to: router)
+        ArrivalRoute.add(to: router)
         TruncatedRoute.add(to: router)
         BytesRoute.add(to: router)
         DripRoute.add(to: router)

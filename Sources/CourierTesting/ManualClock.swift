@@ -42,11 +42,13 @@ public final class ManualClock: Clock, Sendable {
     private struct State {
         var now = Instant(offset: .zero)
         var sleepers: [UInt64: Sleeper] = [:]
+        /// Sleepers that have an id but have not begun waiting yet.
+        var arriving: Set<UInt64> = []
         /// Sleepers cancelled before they began waiting.
         var cancelled: Set<UInt64> = []
         var nextID: UInt64 = 0
-        /// Tests waiting for a number of sleepers.
-        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Tests waiting for a number of sleepers, by id.
+        var watchers: [UInt64: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
     }
 
     private let state = Mutex(State())
@@ -72,12 +74,14 @@ public final class ManualClock: Clock, Sendable {
         try Task.checkCancellation()
         let id = state.withLock { state in
             defer { state.nextID += 1 }
+            state.arriving.insert(state.nextID)
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (outcome, watchers) = state.withLock {
                     state -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
+                    state.arriving.remove(id)
                     if state.cancelled.remove(id) != nil { return (.failure(CancellationError()), []) }
                     if deadline <= state.now { return (.success(()), []) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
@@ -89,7 +93,8 @@ public final class ManualClock: Clock, Sendable {
         } onCancel: {
             let sleeper = state.withLock { state in
                 let sleeper = state.sleepers.removeValue(forKey: id)
-                if sleeper == nil { state.cancelled.insert(id) }
+                // Not waiting yet: it finds out when it begins to (one that already woke needs nothing).
+                if sleeper == nil, state.arriving.contains(id) { state.cancelled.insert(id) }
                 return sleeper
             }
             sleeper?.continuation.resume(throwing: CancellationError())
@@ -113,23 +118,33 @@ public final class ManualClock: Clock, Sendable {
         advance(by: max(.zero, now.duration(to: instant)))
     }
 
-    /// Returns once at least `count` sleepers are waiting: the code under test has reached its wait.
+    /// Returns once at least `count` sleepers are waiting: the code under test has reached its wait. Every
+    /// sleeper on the clock counts, a client's time limit among them. Returns early when the calling task is
+    /// cancelled (a test's time limit), so a wait that never comes fails the test instead of hanging it.
     public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.sleepers.count >= count { return true }
-                state.watchers.append((count, continuation))
-                return false
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    if state.sleepers.count >= count || Task.isCancelled { return true }
+                    state.watchers[id] = (count, continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.watchers.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 
     /// Removes and returns the watchers whose count the sleepers now reach.
     private static func satisfiedWatchers(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
         let count = state.sleepers.count
-        let satisfied = state.watchers.filter { $0.count <= count }.map(\.continuation)
-        state.watchers.removeAll { $0.count <= count }
-        return satisfied
+        let satisfied = state.watchers.filter { $0.value.count <= count }
+        for id in satisfied.keys { state.watchers[id] = nil }
+        return satisfied.values.map(\.continuation)
     }
 }

@@ -268,20 +268,6 @@ public final class HTTPCache: Sendable {
     }
 }
 
-extension Route {
-    /// The client's cache mode.
-    public var cacheMode: CacheMode? { nil }
-}
-
-extension APIRequest {
-    /// This request with its own cache mode: `.cacheMode(.reload)` asks the network and stores the answer.
-    public func cacheMode(_ mode: CacheMode) -> Self {
-        var copy = self
-        copy.cacheMode = mode
-        return copy
-    }
-}
-
 /// How a request uses the cache; ``CacheMode/useProtocol`` unless an endpoint or the client says otherwise.
 public enum CacheMode: Sendable, Hashable {
     /// As RFC 9111 says: fresh responses are served, stale ones revalidated.

@@ -10,18 +10,10 @@ import Synchronization
 final class Coalescer<Key: Hashable & Sendable>: Sendable {
     typealias Outcome = Result<any Sendable, any Error>
 
-    /// One shared piece of work and its waiters.
+    /// One shared piece of work and its waiters (see ``FlightStateMachine``).
     private final class Flight: Sendable {
-        struct State {
-            var waiters: [UInt64: CheckedContinuation<Outcome?, Never>] = [:]
-            /// Callers cancelled before they started waiting.
-            var cancelled: Set<UInt64> = []
-            var outcome: Outcome?
-            var task: Task<Void, Never>?
-            var callers = 0
-        }
-
-        let state = Mutex(State())
+        typealias Machine = FlightStateMachine<CheckedContinuation<Outcome?, Never>, Task<Void, Never>, Outcome>
+        let state = Mutex(Machine())
     }
 
     private let flights = Mutex<[Key: Flight]>([:])
@@ -36,13 +28,21 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
     >? {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
-            let existing = flights[key]
-            let flight = existing ?? Flight()
-            flights[key] = flight
             // Joining happens under the flights lock, so a last caller leaving (below, under the same lock)
             // can't cancel work a new caller has just joined.
-            flight.state.withLock { $0.callers += 1 }
-            return (flight, existing == nil)
+            if let existing = flights[key],
+                existing.state.withLock({ machine in
+                    guard machine.isJoinable else { return false }
+                    machine.join()
+                    return true
+                })
+            {
+                return (existing, false)
+            }
+            let flight = Flight()
+            flight.state.withLock { $0.join() }
+            flights[key] = flight
+            return (flight, true)
         }
         if leads {
             // Shared by every caller, so bound by none's time limit (a span would call its cancellation a
@@ -54,17 +54,12 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
                     finish(flight, key: key, with: outcome)
                 }
             }
-            flight.state.withLock { $0.task = task }
+            if case .cancel(let work) = flight.state.withLock({ $0.attach(task) }) { work.cancel() }
         }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
-                let ready: Outcome?? = flight.state.withLock { state in
-                    if state.cancelled.remove(id) != nil { return .some(nil) }
-                    if let outcome = state.outcome { return .some(outcome) }
-                    state.waiters[id] = continuation
-                    return .none
-                }
-                if let ready { continuation.resume(returning: ready) }
+                let action = flight.state.withLock { $0.wait(id, as: continuation) }
+                if case .resume(let waiter, let outcome) = action { waiter.resume(returning: outcome) }
             }
         } onCancel: {
             leave(flight, key: key, id: id)
@@ -84,29 +79,19 @@ final class Coalescer<Key: Hashable & Sendable>: Sendable {
         flights.withLock { flights in
             if flights[key] === flight { flights[key] = nil }
         }
-        let waiters = flight.state.withLock { state in
-            state.outcome = outcome
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
+        let waiters = flight.state.withLock { $0.finish(outcome) }
         for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
     /// A caller was cancelled: it stops waiting, and the work is cancelled when it was the last.
     private func leave(_ flight: Flight, key: Key, id: UInt64) {
-        let (waiter, task) = flights.withLock { flights in
-            let (waiter, task) = flight.state.withLock {
-                state -> (CheckedContinuation<Outcome?, Never>?, Task<Void, Never>?) in
-                let waiter = state.waiters.removeValue(forKey: id)
-                if waiter == nil && state.outcome == nil { state.cancelled.insert(id) }
-                state.callers -= 1
-                return (waiter, state.callers == 0 && state.outcome == nil ? state.task : nil)
-            }
-            if task != nil, flights[key] === flight { flights[key] = nil }
-            return (waiter, task)
+        let action = flights.withLock { flights in
+            let action = flight.state.withLock { $0.leave(id) }
+            if action.abandoned, flights[key] === flight { flights[key] = nil }
+            return action
         }
-        waiter?.resume(returning: nil)
-        task?.cancel()
+        action.resume?.resume(returning: nil)
+        action.cancel?.cancel()
     }
 }
 
@@ -130,24 +115,29 @@ struct SharedResponse: Sendable {
 }
 
 /// The values decoded from one shared response, kept for as long as the response: each way of decoding
-/// (``DecodingKey``) runs once, in a task of its own, and every caller with that way awaits its result,
-/// however late it comes.
+/// (``DecodingKey``) runs once, and every caller with that way gets its result, however late it comes. A
+/// decoding in progress is shared through a ``Coalescer``, so it is cancelled when every caller waiting for it
+/// has been.
 final class DecodedValues: Sendable {
-    private let tasks = Mutex<[DecodingKey: Task<any Sendable, any Error>]>([:])
+    private let decoded = Mutex<[DecodingKey: Result<any Sendable, any Error>]>([:])
+    private let inProgress = Coalescer<DecodingKey>()
 
-    /// The value `decode` gives, decoded by the first caller under `key`.
+    /// The value `decode` gives, decoded once under `key`.
     func value<Value: Sendable>(_ key: DecodingKey, _ decode: @escaping @Sendable () throws -> Value) async throws
         -> Value
     {
-        let task = tasks.withLock { tasks in
-            if let task = tasks[key] { return task }
-            let task = Task<any Sendable, any Error> { try decode() }
-            tasks[key] = task
-            return task
-        }
         // The key names the endpoint type, so every caller under it decodes to `Value`.
-        guard let value = try await task.value as? Value else { throw CancellationError() }
-        return value
+        if let done = decoded.withLock({ $0[key] }) {
+            guard let value = try done.get() as? Value else { throw CancellationError() }
+            return value
+        }
+        let outcome = await inProgress.run(key) { [self] () throws -> Value in
+            let result = Result { try decode() }
+            self.decoded.withLock { $0[key] = result.map { $0 as any Sendable } }
+            return try result.get()
+        }
+        guard let outcome else { throw CancellationError() }
+        return try outcome.get()
     }
 }
 
@@ -175,18 +165,4 @@ struct DecodingKey: Hashable, Sendable {
 struct SharedBodyFailure: Error {
     let response: HTTPResponse
     let underlying: any Error
-}
-
-extension Route {
-    /// The client's choice.
-    public var coalesces: Bool? { nil }
-}
-
-extension APIRequest {
-    /// This request, shared with identical ones in flight (`true`) or always sent on its own (`false`).
-    public func coalesced(_ shares: Bool = true) -> Self {
-        var copy = self
-        copy.coalesces = shares
-        return copy
-    }
 }

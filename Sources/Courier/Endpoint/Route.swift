@@ -76,6 +76,12 @@ extension Route {
     public var timeout: Duration? { nil }
     /// The client's attempt timeout.
     public var attemptTimeout: Duration? { nil }
+    /// The client's redirect policy.
+    public var redirectPolicy: RedirectPolicy? { nil }
+    /// The client's cache mode.
+    public var cacheMode: CacheMode? { nil }
+    /// The client's choice.
+    public var coalesces: Bool? { nil }
     /// The client's error-body type.
     public var errorBody: (any (Decodable & Sendable).Type)? { nil }
     /// The type's name.

@@ -7,17 +7,22 @@ import Foundation
 struct TimeSource: Sendable {
     private let reading: any ClockReading
 
-    /// Readings of `clock`, from now on.
+    /// Readings of `clock`, from now on; for a `ContinuousClock`, the process's one ``continuous`` source, so
+    /// that readings of the real clock always compare (nested time limits, say).
     init(_ clock: any Clock<Duration>) {
-        reading = Self.wrap(clock)
+        reading = clock is ContinuousClock ? Self.continuous.reading : Self.wrap(clock)
+    }
+
+    private init(reading: any ClockReading) {
+        self.reading = reading
     }
 
     private static func wrap<C: Clock<Duration>>(_ clock: C) -> any ClockReading {
         Reading(clock: clock, origin: clock.now, originDate: Date())
     }
 
-    /// Readings of a new `ContinuousClock`.
-    static var continuous: TimeSource { TimeSource(ContinuousClock()) }
+    /// Readings of `ContinuousClock`: one source for the process.
+    static let continuous = TimeSource(reading: wrap(ContinuousClock()))
 
     /// The clock read.
     var clock: any Clock<Duration> { reading.clock }
@@ -25,9 +30,10 @@ struct TimeSource: Sendable {
     /// The time since this source was made.
     var now: Duration { reading.now }
 
-    /// The wall-clock date now, as this clock tells it: the date when the source was made, advanced by the
-    /// clock's reading (with a test clock, dates move only when it does).
-    var date: Date { reading.originDate.addingTimeInterval(reading.now.inSeconds) }
+    /// The wall-clock date now, as this clock tells it: `Date()` for the real clock; for another (a test
+    /// clock), the date when the source was made advanced by the clock's reading, so dates move only when it
+    /// does.
+    var date: Date { reading.isRealTime ? Date() : reading.originDate.addingTimeInterval(reading.now.inSeconds) }
 
     /// Waits until the reading `deadline`; throws `CancellationError` when the task is cancelled first.
     func sleep(until deadline: Duration) async throws {
@@ -47,6 +53,8 @@ private protocol ClockReading: AnyObject, Sendable {
     var clock: any Clock<Duration> { get }
     var now: Duration { get }
     var originDate: Date { get }
+    /// Whether the clock is the real one (`ContinuousClock` or `SuspendingClock`).
+    var isRealTime: Bool { get }
     func sleep(until deadline: Duration) async throws
 }
 
@@ -61,6 +69,7 @@ private final class Reading<C: Clock<Duration>>: ClockReading {
 
     var clock: any Clock<Duration> { typedClock }
     var now: Duration { origin.duration(to: typedClock.now) }
+    var isRealTime: Bool { C.self == ContinuousClock.self || C.self == SuspendingClock.self }
 
     func sleep(until deadline: Duration) async throws {
         try await typedClock.sleep(until: origin.advanced(by: deadline), tolerance: nil)

@@ -41,7 +41,7 @@ public final class MiddlewareContext: Sendable {
     /// Every request head handed to the transport, so that errors can hide the secrets middleware added.
     private let sent = Mutex<[HTTPRequest]>([])
     /// What the network answered the chain last, and the `HTTPBody` the chain got for it.
-    private let latest = Mutex<(arrival: Arrival, handedOut: HTTPBody?)?>(nil)
+    private let latest = Mutex<(arrival: Arrival, handedOut: (body: HTTPBody, mark: ReadMark?)?)?>(nil)
 
     init(redaction: Redaction, baseOrigin: Origin?, time: TimeSource) {
         self.redaction = redaction
@@ -65,7 +65,7 @@ public final class MiddlewareContext: Sendable {
 
     /// Notes what the network answered (``Pipeline/network(_:)`` runs once each time a middleware calls
     /// `next`), and the `HTTPBody` the chain was handed for it.
-    func noteArrival(_ arrival: Arrival, handedOut: HTTPBody?) {
+    func noteArrival(_ arrival: Arrival, handedOut: (body: HTTPBody, mark: ReadMark?)?) {
         latest.withLock { $0 = (arrival, handedOut) }
     }
 
@@ -76,7 +76,7 @@ public final class MiddlewareContext: Sendable {
         guard let latest = latest.withLock({ $0 }) else {
             return Arrival(response: response, body: body.map(ResponseBody.init))
         }
-        if let body, body === latest.handedOut {
+        if let body, let handedOut = latest.handedOut, body === handedOut.body, handedOut.mark?.hasStarted != true {
             return Arrival(response: response, body: latest.arrival.body, source: latest.arrival.source)
         }
         return Arrival(response: response, body: body.map(ResponseBody.init), source: latest.arrival.source)

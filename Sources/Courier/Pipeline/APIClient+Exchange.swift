@@ -46,8 +46,7 @@ extension APIClient {
         _ route: R, request: HTTPRequest, body: HTTPBody?, trackedAs key: Key, consumer: Consumer
     ) async throws(APIError) -> Consumer.Value {
         if Task.isCancelled { throw failureContext(for: request).error(.cancelled, phase: .building) }
-        var plan = RequestPlan(
-            route, body: body, trackedAs: key, consumer: Consumer.self, configuration: pipeline.configuration)
+        var plan = RequestPlan(route, body: body, trackedAs: key, consumer: Consumer.self, pipeline: pipeline)
         // Metrics and tracing cost two checks unless the process (or task) has a backend for them.
         guard let observer = CallObserver.start(route: route, request: request, client: self) else {
             return try await limited(
@@ -69,6 +68,7 @@ extension APIClient {
     }
 
     /// Phase 3: phases 4 to 6, tracked and within the call's time limit when it has them.
+    @inline(__always)
     private func limited<R: Route, Key: Route, Consumer: ResponseConsumer>(
         _ route: R, request: HTTPRequest, body: HTTPBody?, plan: RequestPlan, trackedAs key: Key, consumer: Consumer
     ) async throws(APIError) -> Consumer.Value {
@@ -114,10 +114,10 @@ extension APIClient {
 
     /// Phase 4, one hop: `request` through the client's ``Pipeline``, its failures mapped to ``APIError``s
     /// that hide what middleware and the cookie jar added. On a redirect to another origin
-    /// (`crossOriginFrom`), credentials middleware adds are removed before the network sees them.
+    /// (`crossesOrigin`), credentials middleware adds are removed before the network sees them.
     func hop(
         _ request: HTTPRequest, body: HTTPBody?, plan: RequestPlan, trail: Trail,
-        crossOriginFrom built: HTTPRequest? = nil
+        crossesOrigin: Bool = false
     ) async throws(APIError) -> Delivery {
         let context =
             pipeline.recordsHeads
@@ -126,7 +126,7 @@ extension APIClient {
             : nil
         let hop = Hop(
             head: request, body: body, baseURL: baseURL(for: request), plan: plan, context: context,
-            crossOriginFrom: built)
+            crossesOrigin: crossesOrigin)
         do {
             let arrival = try await pipeline.send(hop)
             return Delivery(

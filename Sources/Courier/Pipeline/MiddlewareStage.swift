@@ -20,21 +20,21 @@ struct MiddlewareStage: Sendable {
     /// `hop` through the chain and on to the network.
     func send(_ hop: Hop, pipeline: Pipeline) async throws -> Arrival {
         let context = hop.context ?? MiddlewareContext(redaction: redaction, baseOrigin: nil, time: time)
+        // The request as Courier built it, before any middleware.
+        let built = hop.crossesOrigin ? hop.head : nil
         @Sendable func next(_ index: Int, _ outgoing: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws
             -> (HTTPResponse, HTTPBody?)
         {
             guard index < middlewares.count else {
                 var network = hop
                 network.head =
-                    hop.crossOriginFrom.map {
-                        RedirectStep.withoutCredentials(outgoing, built: $0, redaction: redaction)
-                    } ?? outgoing
+                    built.map { RedirectStep.withoutCredentials(outgoing, built: $0, redaction: redaction) } ?? outgoing
                 network.body = body
                 network.baseURL = url
                 let arrival = try await pipeline.network(network)
-                let handedOut = arrival.body?.httpBody
+                let handedOut = arrival.body?.handOut()
                 context.noteArrival(arrival, handedOut: handedOut)
-                return (arrival.response, handedOut)
+                return (arrival.response, handedOut?.body)
             }
             return try await middlewares[index].intercept(
                 outgoing, body: body, baseURL: url, operationID: hop.plan.operationID

@@ -42,7 +42,7 @@ extension APIClient {
                 }
                 body = nextBody
                 delivery = try await hop(
-                    next, body: body, plan: plan, trail: trail, crossOriginFrom: leaves ? next : nil)
+                    next, body: body, plan: plan, trail: trail, crossesOrigin: leaves)
             }
         }
     }

@@ -23,23 +23,22 @@ struct RequestPlan: Sendable {
     /// The call's metrics and tracing, when on: a child span for each request sent.
     var observer: CallObserver? = nil
 
-    /// The plan for `route`, sent with `body` by `configuration`'s client, tracked as `key` and consumed as
-    /// `Consumer` consumes.
+    /// The plan for `route`, sent with `body` through `pipeline`, tracked as `key` and consumed as `Consumer`
+    /// consumes. The client's defaults are read field by field from the pipeline, never copied whole.
     @inline(__always)
     init<R: Route, Key: Route, Consumer: ResponseConsumer>(
-        _ route: R, body: HTTPBody?, trackedAs key: Key, consumer: Consumer.Type,
-        configuration: APIClient.Configuration
+        _ route: R, body: HTTPBody?, trackedAs key: Key, consumer: Consumer.Type, pipeline: Pipeline
     ) {
         operationID = route.operationID
-        timeout = route.timeout ?? configuration.timeout
-        attemptTimeout = route.attemptTimeout ?? configuration.attemptTimeout
+        timeout = route.timeout ?? pipeline.configuration.timeout
+        attemptTimeout = route.attemptTimeout ?? pipeline.configuration.attemptTimeout
         isTracked = key is any CancellableByType
-        acceptableStatuses = route.acceptableStatuses ?? configuration.acceptableStatuses
-        redirectPolicy = route.redirectPolicy ?? configuration.redirectPolicy
+        acceptableStatuses = route.acceptableStatuses ?? pipeline.configuration.acceptableStatuses
+        redirectPolicy = route.redirectPolicy ?? pipeline.configuration.redirectPolicy
         // A stream is neither stored nor replayed.
-        cacheMode = Consumer.isStream ? .bypass : route.cacheMode ?? configuration.cacheMode
+        cacheMode = Consumer.isStream ? .bypass : route.cacheMode ?? pipeline.configuration.cacheMode
         // Only a body-less GET or HEAD read whole can be shared.
         coalesces =
-            (route.coalesces ?? configuration.coalescesRequests) && Consumer.isShareable && body == nil
+            (route.coalesces ?? pipeline.configuration.coalescesRequests) && Consumer.isShareable && body == nil
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import Synchronization
 
 /// A response body as the pipeline hands it on: one single-pass stream, read once by whichever reader takes
 /// it. It holds either an `HTTPBody` or, from a transport that keeps them (``BufferingTransport``), the
@@ -37,6 +38,20 @@ struct ResponseBody: Sendable {
         }
     }
 
+    /// The body as an `HTTPBody` for a reader that may give it back (a middleware), with a mark that tells
+    /// whether it began reading: only a body given back unread may then be read as the buffers it was made
+    /// from (AsyncHTTPClient's stream allows one iterator only).
+    func handOut() -> (body: HTTPBody, mark: ReadMark?) {
+        switch storage {
+        case .stream(let body):
+            return (body, nil)
+        case .buffers(let buffers):
+            let mark = ReadMark()
+            let chunks = MarkedChunks(base: buffers.httpBody(length: length), mark: mark)
+            return (HTTPBody(chunks, length: length, iterationBehavior: .single), mark)
+        }
+    }
+
     /// The whole body as one `Data`, copying the bytes once (see ``BodyCollector``).
     func collect(limit: Int, decodedFrom coding: ContentCoding? = nil) async throws -> Data {
         switch storage {
@@ -63,6 +78,28 @@ struct ResponseBody: Sendable {
     /// request; a longer body is abandoned.
     static func discard(_ body: ResponseBody?) async {
         _ = try? await body?.collect(limit: 64 * 1024)
+    }
+}
+
+/// Whether a handed-out body began to be read (see ``ResponseBody/handOut()``).
+final class ReadMark: Sendable {
+    private let started = Atomic<Bool>(false)
+
+    /// Whether an iterator was made.
+    var hasStarted: Bool { started.load(ordering: .acquiring) }
+
+    fileprivate func start() { started.store(true, ordering: .releasing) }
+}
+
+/// A body's chunks that mark when they begin to be read.
+private struct MarkedChunks: AsyncSequence, Sendable {
+    typealias Element = HTTPBody.ByteChunk
+    let base: HTTPBody
+    let mark: ReadMark
+
+    func makeAsyncIterator() -> HTTPBody.AsyncIterator {
+        mark.start()
+        return base.makeAsyncIterator()
     }
 }
 

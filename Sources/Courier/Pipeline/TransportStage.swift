@@ -29,7 +29,8 @@ struct TransportStage: Sendable {
         self.time = time
     }
 
-    /// The transport's answer to `hop`.
+    /// The transport's answer to `hop`. Inlined into the pipeline, so that the stage costs no async frame.
+    @inline(__always)
     func send(_ hop: Hop) async throws -> Arrival {
         guard let observer = hop.plan.observer else { return try await attempt(hop, head: hop.head) }
         return try await observer.transportCall(hop.head, url: hop.url, redaction: redaction) { head in

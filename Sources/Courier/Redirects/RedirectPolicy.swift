@@ -55,18 +55,3 @@ public struct Redirect: Sendable, Hashable, CustomStringConvertible {
     /// `302 GET https://a.example/x → https://b.example/y`.
     public var description: String { "\(status.code) \(method.rawValue) \(url) → \(location)" }
 }
-
-extension Route {
-    /// The client's redirect policy.
-    public var redirectPolicy: RedirectPolicy? { nil }
-}
-
-extension APIRequest {
-    /// This request with its own redirect policy: `.redirectPolicy(.never)` returns a `3xx` instead of following
-    /// it.
-    public func redirectPolicy(_ policy: RedirectPolicy) -> Self {
-        var copy = self
-        copy.redirectPolicy = policy
-        return copy
-    }
-}

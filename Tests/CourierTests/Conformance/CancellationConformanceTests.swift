@@ -52,7 +52,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func whileWaitingForTheHead(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient(ownPool: true)
-        let slow = SlowRequest(milliseconds: 30_000)
+        let slow = TaggedRequest.slow(milliseconds: 30_000)
         try await expectCancelled(slow.request, on: client, once: "the request at the server") {
             try await slow.arrivals(at: client) == 1
         }
@@ -61,10 +61,11 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func whileTheBodyStreams(transport: TransportUnderTest) async throws {
-        let heads = HeadArrivals()
-        let client = try await transport.demoClient(middlewares: [heads], ownPool: true)
-        let drip = APIRequest<Data>.get("/drip", query: ["chunks": 100, "intervalMs": 100, "size": 16])
-        try await expectCancelled(drip, on: client, once: "the response head") { heads.heads == 1 }
+        let client = try await transport.demoClient(ownPool: true)
+        let drip = TaggedRequest.drip(chunks: 100, intervalMs: 100, size: 16)
+        try await expectCancelled(drip.request, on: client, once: "the body streaming") {
+            try await drip.arrivals(at: client) == 1
+        }
         try await expectFollowUpSucceeds(on: client)
     }
 
@@ -81,7 +82,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func manyCancelledRequestsLeaveThePoolUsable(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient(ownPool: true)
-        let slow = SlowRequest(milliseconds: 10_000)
+        let slow = TaggedRequest.slow(milliseconds: 10_000)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
                 group.addTask { _ = try? await client.send(slow.request) }

@@ -104,7 +104,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func cancellingASlowRequestEndsPromptlyAsCancelled(transport: TransportUnderTest) async throws {
         let client = try await client(transport, ownPool: true)
-        let slow = SlowRequest(milliseconds: 30_000)
+        let slow = TaggedRequest.slow(milliseconds: 30_000)
         let task = Task { try await client.send(slow.request) }
         try await slow.waitForArrivals(at: client)
         let cancelled = ContinuousClock.now

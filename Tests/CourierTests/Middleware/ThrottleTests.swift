@@ -54,8 +54,12 @@ import Testing
             baseURL: exampleBaseURL, transport: transport, middlewares: [.throttle(perSecond: 10, clock: clock)])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<6 { group.addTask { try await client.send(APIRequest<Void>.get("/x")) } }
-            for _ in 0..<5 {
-                await clock.waitForSleepers()  // the next request waits for its turn
+            for started in 1..<6 {
+                // The request before has reached the transport (and noted the time), the next waits its turn.
+                try await eventually("\(started) request(s) at the transport") {
+                    starts.withLock { $0.count } == started
+                }
+                await clock.waitForSleepers()
                 clock.advance(by: .milliseconds(99))
                 #expect(clock.sleeperCount == 1, "a request started less than 100 ms after the one before")
                 clock.advance(by: .milliseconds(1))

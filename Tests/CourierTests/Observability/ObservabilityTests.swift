@@ -155,7 +155,7 @@ struct ObservabilityTests {
     @Test func aCancelledCallEndsItsSpansAsCancelled() async throws {
         let client = try await TransportUnderTest.httpClient.demoClient()
         let (metrics, tracer) = try await observing {
-            let slow = SlowRequest(milliseconds: 30_000)
+            let slow = TaggedRequest.slow(milliseconds: 30_000)
             let task = Task { try await client.send(slow.request) }
             try await slow.waitForArrivals(at: client)
             task.cancel()

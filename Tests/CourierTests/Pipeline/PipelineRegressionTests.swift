@@ -150,3 +150,32 @@ import Testing
         }
     }
 #endif
+
+/// A middleware that begins to read the response body and hands the same body back.
+struct PeekingMiddleware: ClientMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, baseURL)
+        var chunks = responseBody?.makeAsyncIterator()
+        _ = try await chunks?.next()
+        return (response, responseBody)
+    }
+}
+
+extension PipelineRegressionTests {
+    /// A body handed back to Courier after a middleware began to read it is never read again from the
+    /// transport's own buffers (AsyncHTTPClient's stream allows one reader and would end the process): the
+    /// second read is refused with an error. A body handed back unread is read as usual.
+    @Test(arguments: TransportUnderTest.all)
+    func aBodyAMiddlewareBeganToReadIsNotReadAgain(transport: TransportUnderTest) async throws {
+        let peeking = try await transport.demoClient(middlewares: [PeekingMiddleware()])
+        let error = await #expect(throws: APIError.self) {
+            try await peeking.send(APIRequest<Data>.get("/bytes/100000"))
+        }
+        #expect(error?.phase == .receiving, "\(String(describing: error))")
+        let passing = try await transport.demoClient(middlewares: [.retry()])
+        #expect(try await passing.send(APIRequest<Data>.get("/bytes/100000")).count == 100_000)
+    }
+}

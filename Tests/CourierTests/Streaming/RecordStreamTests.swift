@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -88,16 +89,19 @@ struct RecordStreamTests {
     }
 
     @Test func aJSONSequenceRecordArrivesBeforeTheNextOneStarts() async throws {
-        let client = try await TransportUnderTest.httpClient.demoClient()
-        // Records 2 s apart against a 1 s idle timeout: record 0 must arrive on its own, before the gap.
+        let clock = ManualClock()
+        let client = try await TransportUnderTest.httpClient.demoClient { $0.clock = clock }
+        // Records 2 s apart on the server: record 0 must arrive on its own, before the gap; then a 1 s idle
+        // timeout passes on the client's clock, moved by the test.
         let request = APIRequest<Record>.get(
             "/testing/records", query: ["count": 2, "intervalMs": 2000, "format": "json-seq"])
-        var numbers: [Int] = []
-        let error = await #expect(throws: APIError.self) {
-            for try await record in client.records(request, format: .jsonSequence, idleTimeout: .seconds(1)) {
-                numbers.append(record.n)
-            }
+        var reading = BackgroundRead(client.records(request, format: .jsonSequence, idleTimeout: .seconds(1))) {
+            $0.n
         }
+        #expect(await reading.next() == 0)
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        let (numbers, error) = await reading.result.value
         #expect(numbers == [0])
         #expect(error?.kind == .timedOut)
     }

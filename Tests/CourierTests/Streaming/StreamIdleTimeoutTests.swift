@@ -17,29 +17,17 @@ struct StreamIdleTimeoutTests {
         let client = try await transport.demoClient { $0.clock = clock }
         let key = "idle-\(transport)-\(UUID().uuidString.prefix(8))"
         let request = APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 3, "intervalMs": 3000])
-        let (firstTick, delivered) = AsyncStream.makeStream(of: Int.self)
-        let reading = Task { () -> ([Int], APIError?) in
-            var ticks: [Int] = []
-            defer { delivered.finish() }
-            do throws(APIError) {
-                for try await event in client.events(request, reconnecting: .never, idleTimeout: .milliseconds(500)) {
-                    ticks.append((try? event.decode(Tick.self).n) ?? -1)
-                    delivered.yield(ticks.count)
-                }
-            } catch {
-                return (ticks, error)
-            }
-            return (ticks, nil)
+        var reading = BackgroundRead(client.events(request, reconnecting: .never, idleTimeout: .milliseconds(500))) {
+            (try? $0.decode(Tick.self).n) ?? -1
         }
         // The first event arrived; the next is 3 s away on the server, and the idle timeout passes on the
         // client's clock first.
-        var arrivals = firstTick.makeAsyncIterator()
-        #expect(await arrivals.next() == 1)
+        #expect(await reading.next() == 0)
         await clock.waitForSleepers()
         clock.advance(by: .milliseconds(499))
         #expect(clock.sleeperCount == 1, "timed out before its 500 ms")
         clock.advance(by: .milliseconds(1))
-        let (ticks, error) = await reading.value
+        let (ticks, error) = await reading.result.value
         #expect(ticks == [0])
         #expect(error?.kind == .timedOut)
         #expect(error?.phase == .receiving)

@@ -61,7 +61,7 @@ enum MemoryProbe {
         // while the network and the transport work, and for 25 samples (about 250 ms) after.
         let remaining = Atomic<Int>(.max)
         let sampler = Task {
-            while remaining.subtract(1, ordering: .relaxed).oldValue > 0 {
+            while !Task.isCancelled, remaining.subtract(1, ordering: .relaxed).oldValue > 0 {
                 allocated?.sample()
                 resident.sample()
                 try? await Task.sleep(for: .milliseconds(10))

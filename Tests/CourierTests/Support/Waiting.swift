@@ -55,42 +55,68 @@ func hangUntilCancelled() async throws -> Never {
     throw CancellationError()
 }
 
-/// The demo server's `/slow` route, tagged so that a test can wait until its request is at the server.
-struct SlowRequest {
-    let tag = "slow-\(UUID().uuidString.prefix(8))"
-    let milliseconds: Int
+/// A request to the demo server's `/slow` or `/drip`, tagged so that a test can wait until the server has it
+/// (`/slow` counts on arrival, `/drip` once its head and first chunk are out; see `GET /arrivals`).
+struct TaggedRequest {
+    let tag = "tagged-\(UUID().uuidString.prefix(8))"
+    let request: APIRequest<Data>
 
-    /// `GET /slow` waiting `milliseconds`, counted under the tag.
-    var request: APIRequest<Data> { APIRequest<Data>.get("/slow", query: ["ms": milliseconds, "tag": tag]) }
+    /// `GET /slow` waiting `milliseconds`.
+    static func slow(milliseconds: Int) -> TaggedRequest { TaggedRequest(path: "/slow", query: ["ms": milliseconds]) }
 
-    /// How many of these requests the server has seen arrive.
+    /// `GET /drip`, `chunks` of `size` bytes `intervalMs` apart.
+    static func drip(chunks: Int, intervalMs: Int, size: Int) -> TaggedRequest {
+        TaggedRequest(path: "/drip", query: ["chunks": chunks, "intervalMs": intervalMs, "size": size])
+    }
+
+    private init(path: RoutePath, query: Query) {
+        var query = query
+        query["tag"] = .init(tag)
+        request = APIRequest<Data>.get(path, query: query)
+    }
+
+    /// How many of these requests the server has noted.
     func arrivals(at client: APIClient) async throws -> Int {
         struct Arrivals: Decodable { let arrived: Int }
         // Unobserved: a test of metrics and traces counts only its own calls.
         return try await APIClient(baseURL: client.baseURL) { $0.reportsMetricsAndTraces = false }
-            .send(APIRequest<Arrivals>.get("/slow/arrivals", query: ["tag": tag])).arrived
+            .send(APIRequest<Arrivals>.get("/arrivals", query: ["tag": tag])).arrived
     }
 
-    /// Waits until at least `count` of these requests are at the server.
+    /// Waits until the server has noted at least `count` of these requests.
     func waitForArrivals(_ count: Int = 1, at client: APIClient) async throws {
-        try await eventually("\(count) /slow request(s) at the server") { try await arrivals(at: client) >= count }
+        try await eventually("\(count) tagged request(s) at the server") { try await arrivals(at: client) >= count }
     }
 }
 
-/// A middleware that counts the response heads that came back through it: once one has, its body is what is
-/// still to be read.
-final class HeadArrivals: ClientMiddleware {
-    private let count = Atomic<Int>(0)
+/// A stream read to its end in a task of its own, each element (as `transform` makes it) handed to the test
+/// as it arrives: so that a test can act on the client's clock between two elements.
+struct BackgroundRead<Element: Sendable> {
+    /// The elements as they arrive.
+    var arrivals: AsyncStream<Element>.AsyncIterator
+    /// Every element, and the error the stream ended with (`nil` for a clean end).
+    let result: Task<([Element], APIError?), Never>
 
-    /// How many heads came back.
-    var heads: Int { count.load(ordering: .relaxed) }
-
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let answer = try await next(request, body, baseURL)
-        count.add(1, ordering: .relaxed)
-        return answer
+    init<S: AsyncSequence & Sendable>(_ sequence: S, _ transform: @escaping @Sendable (S.Element) -> Element)
+    where S.Failure == APIError {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+        arrivals = stream.makeAsyncIterator()
+        result = Task {
+            defer { continuation.finish() }
+            var elements: [Element] = []
+            do throws(APIError) {
+                for try await element in sequence {
+                    let made = transform(element)
+                    elements.append(made)
+                    continuation.yield(made)
+                }
+            } catch {
+                return (elements, error)
+            }
+            return (elements, nil)
+        }
     }
+
+    /// The next element, or `nil` once the stream has ended.
+    mutating func next() async -> Element? { await arrivals.next() }
 }

@@ -23,13 +23,14 @@ import Testing
             #expect(clock.earliestDeadline == .init(offset: .seconds(1)))
             clock.advance(by: .milliseconds(999))
             #expect(clock.sleeperCount == 3, "a sleeper woke before its deadline")
-            clock.advance(by: .milliseconds(1))
-            #expect(clock.sleeperCount == 2)
-            clock.advance(to: .init(offset: .seconds(3)))
-            #expect(clock.sleeperCount == 0)
+            // One deadline at a time: only the sleeper it reaches wakes.
+            for (second, expected) in [(1, [1]), (2, [1, 2]), (3, [1, 2, 3])] {
+                clock.advance(to: .init(offset: .seconds(second)))
+                #expect(clock.sleeperCount == 3 - second)
+                try await eventually("the \(second) s sleeper awake") { woken.order.withLock { $0 } == expected }
+            }
             try await group.waitForAll()
         }
-        #expect(woken.order.withLock { $0.sorted() } == [1, 2, 3])
         #expect(clock.now == .init(offset: .seconds(3)))
     }
 
@@ -50,7 +51,7 @@ import Testing
         #expect(clock.sleeperCount == 0)
         #expect(clock.now == .init(offset: .zero))
 
-        // Cancelled before it began to wait: it never waits.
+        // Cancelled before it calls `sleep`: it never waits.
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             try await clock.sleep(for: .seconds(60))
@@ -73,6 +74,9 @@ import Testing
         try await waiting.value
         #expect(TimeSource(clock).isSame(as: time) == false)
         #expect(time.isSame(as: time))
+        // The real clock is one source for the process, so nested time limits on it compare.
+        #expect(TimeSource(ContinuousClock()).isSame(as: TimeSource(ContinuousClock())))
+        #expect(abs(TimeSource(ContinuousClock()).date.timeIntervalSinceNow) < 1)
     }
 
     @Test func aTimeLimitOnTheClientsClockEndsTheCallWhenTheClockSays() async throws {

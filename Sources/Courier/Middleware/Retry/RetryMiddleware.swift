@@ -34,9 +34,8 @@ public struct RetryMiddleware: ClientMiddleware {
             do {
                 let (response, responseBody) = try await next(request, body, baseURL)
                 guard policy.retryableStatuses.contains(response.status.code) else { return (response, responseBody) }
-                let asked = RetryAfter.delay(response.headerFields[.retryAfter], now: time.date).map {
-                    min($0, policy.maxRetryAfter)
-                }
+                // An HTTP-date is the server's wall clock: read against ours, then waited on the client's clock.
+                let asked = RetryAfter.delay(response.headerFields[.retryAfter]).map { min($0, policy.maxRetryAfter) }
                 delay = asked ?? policy.backoff(beforeRetry: attempt)
                 guard mayRetry(after: attempt, waiting: delay, since: started, time: time) else {
                     return (response, responseBody)
