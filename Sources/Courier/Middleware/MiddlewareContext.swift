@@ -41,7 +41,7 @@ public final class MiddlewareContext: Sendable {
     /// Every request head handed to the transport, so that errors can hide the secrets middleware added.
     private let sent = Mutex<[HTTPRequest]>([])
     /// What the network answered the chain last, and the `HTTPBody` the chain got for it.
-    private let latest = Mutex<(arrival: Arrival, handedOut: (body: HTTPBody, mark: ReadMark?)?)?>(nil)
+    private let latest = Mutex<(arrival: Arrival, handedOut: HandedOutBody?)?>(nil)
 
     init(redaction: Redaction, baseOrigin: Origin?, time: TimeSource) {
         self.redaction = redaction
@@ -65,7 +65,7 @@ public final class MiddlewareContext: Sendable {
 
     /// Notes what the network answered (``Pipeline/network(_:)`` runs once each time a middleware calls
     /// `next`), and the `HTTPBody` the chain was handed for it.
-    func noteArrival(_ arrival: Arrival, handedOut: (body: HTTPBody, mark: ReadMark?)?) {
+    func noteArrival(_ arrival: Arrival, handedOut: HandedOutBody?) {
         latest.withLock { $0 = (arrival, handedOut) }
     }
 

@@ -119,11 +119,9 @@ extension APIClient {
         _ request: HTTPRequest, body: HTTPBody?, plan: RequestPlan, trail: Trail,
         crossesOrigin: Bool = false
     ) async throws(APIError) -> Delivery {
-        let context =
-            pipeline.recordsHeads
-            ? MiddlewareContext(
-                redaction: pipeline.configuration.redaction, baseOrigin: try? base.get().origin, time: pipeline.time)
-            : nil
+        let context = pipeline.recordsHeads ? pipeline.makeContext() : nil
+        // What went before, and the heads this hop sent (to hide what middleware and the jar added).
+        func trailSoFar() -> Trail { context.map { trail.adding(sent: $0.sentRequests) } ?? trail }
         let hop = Hop(
             head: request, body: body, baseURL: baseURL(for: request), plan: plan, context: context,
             crossesOrigin: crossesOrigin)
@@ -131,9 +129,9 @@ extension APIClient {
             let arrival = try await pipeline.send(hop)
             return Delivery(
                 request: request, response: arrival.response, body: arrival.body, attempts: context?.attempts ?? 0,
-                trail: context.map { trail.adding(sent: $0.sentRequests) } ?? trail, source: arrival.source)
+                trail: trailSoFar(), source: arrival.source)
         } catch {
-            let trail = context.map { trail.adding(sent: $0.sentRequests) } ?? trail
+            let trail = trailSoFar()
             if let failure = error as? SharedBodyFailure {
                 throw failureContext(for: request, trail: trail).receiving(
                     failure.underlying, response: failure.response)

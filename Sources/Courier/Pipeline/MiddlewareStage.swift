@@ -9,17 +9,16 @@ import OpenAPIRuntime
 struct MiddlewareStage: Sendable {
     private let middlewares: [any ClientMiddleware]
     private let redaction: Redaction
-    private let time: TimeSource
 
-    init(_ middlewares: [any ClientMiddleware], redaction: Redaction, time: TimeSource) {
+    init(_ middlewares: [any ClientMiddleware], redaction: Redaction) {
         self.middlewares = middlewares
         self.redaction = redaction
-        self.time = time
     }
 
     /// `hop` through the chain and on to the network.
     func send(_ hop: Hop, pipeline: Pipeline) async throws -> Arrival {
-        let context = hop.context ?? MiddlewareContext(redaction: redaction, baseOrigin: nil, time: time)
+        // A pipeline with middleware records heads, so its hops come with a context.
+        let context = hop.context ?? pipeline.makeContext()
         // The request as Courier built it, before any middleware.
         let built = hop.crossesOrigin ? hop.head : nil
         @Sendable func next(_ index: Int, _ outgoing: HTTPRequest, _ body: HTTPBody?, _ url: URL) async throws

@@ -58,8 +58,7 @@ final class Pipeline: Sendable {
         self.middlewares = middlewares
         self.configuration = configuration
         time = TimeSource(configuration.clock)
-        middleware =
-            middlewares.isEmpty ? nil : MiddlewareStage(middlewares, redaction: configuration.redaction, time: time)
+        middleware = middlewares.isEmpty ? nil : MiddlewareStage(middlewares, redaction: configuration.redaction)
         cookies = configuration.cookieJar.map(CookieStage.init)
         // Coalescing is always stage 5 (an endpoint may ask for it from a client that doesn't); a request that
         // doesn't coalesce starts after it (``network(_:)``).
@@ -71,6 +70,11 @@ final class Pipeline: Sendable {
         self.stages = stages
         last = TransportStage(transport, redaction: configuration.redaction, time: time)
         recordsHeads = middleware != nil || cookies != nil
+    }
+
+    /// A new hop's ``MiddlewareContext``: the one place one is made.
+    func makeContext() -> MiddlewareContext {
+        MiddlewareContext(redaction: configuration.redaction, baseOrigin: try? base.get().origin, time: time)
     }
 
     /// Stages 3 to 8 for one hop.

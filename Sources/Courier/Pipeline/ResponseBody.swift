@@ -41,7 +41,7 @@ struct ResponseBody: Sendable {
     /// The body as an `HTTPBody` for a reader that may give it back (a middleware), with a mark that tells
     /// whether it began reading: only a body given back unread may then be read as the buffers it was made
     /// from (AsyncHTTPClient's stream allows one iterator only).
-    func handOut() -> (body: HTTPBody, mark: ReadMark?) {
+    func handOut() -> HandedOutBody {
         switch storage {
         case .stream(let body):
             return (body, nil)
@@ -80,6 +80,9 @@ struct ResponseBody: Sendable {
         _ = try? await body?.collect(limit: 64 * 1024)
     }
 }
+
+/// A body as ``ResponseBody/handOut()`` gave it to a middleware, and what tells whether it began to be read.
+typealias HandedOutBody = (body: HTTPBody, mark: ReadMark?)
 
 /// Whether a handed-out body began to be read (see ``ResponseBody/handOut()``).
 final class ReadMark: Sendable {

@@ -164,6 +164,7 @@ struct StreamingBodyTransport: ClientTransport {
         let chunks = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { continuation in
             Task {
                 for index in 0..<3 {
+                    // On the test's ManualClock, which the test moves: no real time passes.
                     if let clock { try? await clock.sleep(for: .milliseconds(100)) }
                     continuation.yield([UInt8(index)])
                 }

@@ -15,6 +15,7 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for seconds in [3, 1, 2] {
                 group.addTask {
+                    // The ManualClock under test: no real time passes.
                     try await clock.sleep(until: .init(offset: .seconds(seconds)))
                     woken.order.withLock { $0.append(seconds) }
                 }
@@ -37,13 +38,16 @@ import Testing
     @Test func aDeadlineAlreadyReachedDoesNotWait() async throws {
         let clock = ManualClock()
         clock.advance(by: .seconds(5))
+        // The ManualClock under test: no real time passes.
         try await clock.sleep(until: .init(offset: .seconds(5)))
+        // The ManualClock under test: no real time passes.
         try await clock.sleep(for: .zero)
         #expect(clock.sleeperCount == 0)
     }
 
     @Test func aCancelledSleeperThrowsAndLeaves() async throws {
         let clock = ManualClock()
+        // The ManualClock under test: no real time passes.
         let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
         await clock.waitForSleepers()
         sleeper.cancel()
@@ -54,6 +58,7 @@ import Testing
         // Cancelled before it calls `sleep`: it never waits.
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }
+            // The ManualClock under test: no real time passes.
             try await clock.sleep(for: .seconds(60))
         }
         await #expect(throws: CancellationError.self) { try await early.value }
@@ -67,6 +72,7 @@ import Testing
         clock.advance(by: .seconds(90))
         #expect(time.now == .seconds(90))
         #expect(time.date.timeIntervalSince(start) == 90)
+        // The ManualClock under test: no real time passes.
         let waiting = Task { try await time.sleep(for: .seconds(10)) }
         await clock.waitForSleepers()
         #expect(clock.earliestDeadline == .init(offset: .seconds(100)))
