@@ -118,68 +118,39 @@ private final class PumpOwner: Sendable {
     }
 }
 
-/// A few chunks of a body read ahead of its consumer, handed over one at a time.
+/// A few chunks of a body read ahead of its consumer, handed over one at a time; the decisions are a
+/// ``ChunkPumpStateMachine``'s.
 private final class ChunkPump: Sendable {
-    private struct State {
-        var chunks: [HTTPBody.ByteChunk] = []
-        var head = 0
-        /// Set once the body ends (`nil` error) or fails.
-        var end: Result<Void, any Error>?
-        var consumer: CheckedContinuation<HTTPBody.ByteChunk?, any Error>?
-        var producer: CheckedContinuation<Void, Never>?
-        /// When the network read in progress started (`nil` while the pump waits for room).
-        var readingSince: Duration?
-    }
+    private typealias Machine = ChunkPumpStateMachine<
+        HTTPBody.ByteChunk, CheckedContinuation<HTTPBody.ByteChunk?, any Error>, CheckedContinuation<Void, Never>
+    >
 
-    /// How many chunks may wait for the consumer.
-    private static let capacity = 4
-    private let idleTimeout: Duration
     private let time: TimeSource
-    private let state: Mutex<State>
+    private let state: Mutex<Machine>
     /// The task that reads the body, cancelled when the pump ends early (a timeout, a cancelled consumer).
     let readingTask = Mutex<Task<Void, Never>?>(nil)
 
     init(idleTimeout: Duration, time: TimeSource) {
-        self.idleTimeout = idleTimeout
         self.time = time
-        state = Mutex(State(readingSince: time.now))
+        state = Mutex(Machine(idleTimeout: idleTimeout, now: time.now))
     }
 
-    /// Reads `body` into the pump, waiting for room when it holds ``capacity`` chunks.
+    /// Reads `body` into the pump, waiting for room when it is full.
     func read(_ body: HTTPBody) async {
         do {
             for try await chunk in body {
-                let full: Bool = state.withLock { state in
-                    guard state.end == nil else { return false }
-                    if let consumer = state.consumer {
-                        state.consumer = nil
-                        consumer.resume(returning: chunk)
-                    } else {
-                        state.chunks.append(chunk)
+                switch state.withLock({ $0.produced(chunk) }) {
+                case .deliver(let consumer, let chunk): consumer.resume(returning: chunk)
+                case .buffered(full: false): break
+                case .buffered(full: true):
+                    await withCheckedContinuation { producer in
+                        if !state.withLock({ $0.waitForRoom(producer) }) { producer.resume() }
                     }
-                    let full = state.chunks.count - state.head >= Self.capacity
-                    // Waiting for room is not waiting on the network: the idle clock stops until reading again.
-                    if full { state.readingSince = nil }
-                    return full
-                }
-                if full {
-                    await withCheckedContinuation { continuation in
-                        let resumeNow = state.withLock { state in
-                            guard state.chunks.count - state.head >= Self.capacity, state.end == nil else {
-                                return true
-                            }
-                            state.producer = continuation
-                            return false
-                        }
-                        if resumeNow { continuation.resume() }
-                    }
+                case .stop: return
                 }
                 // Reading again: the idle clock restarts, however room was made.
-                let ended = state.withLock { state in
-                    if state.end == nil { state.readingSince = time.now }
-                    return state.end != nil
-                }
-                if ended { return }
+                let now = time.now
+                guard state.withLock({ $0.reading(now: now) }) else { return }
             }
             finish(.success(()))
         } catch {
@@ -191,54 +162,28 @@ private final class ChunkPump: Sendable {
     func take() async throws -> HTTPBody.ByteChunk? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let ready: Result<HTTPBody.ByteChunk?, any Error>? = state.withLock { state in
-                    if state.head < state.chunks.count {
-                        let chunk = state.chunks[state.head]
-                        state.head += 1
-                        if state.head == state.chunks.count {
-                            state.chunks.removeAll(keepingCapacity: true)
-                            state.head = 0
-                        }
-                        if let producer = state.producer {
-                            state.producer = nil
-                            producer.resume()
-                        }
-                        return .success(chunk)
-                    }
-                    switch state.end {
-                    case .success: return .success(nil)
-                    case .failure(let error): return .failure(error)
-                    case nil:
-                        state.consumer = continuation
-                        return nil
-                    }
-                }
-                if let ready { continuation.resume(with: ready) }
+                guard case .resume(let consumer, let result, let producer) = state.withLock({ $0.take(continuation) })
+                else { return }
+                producer?.resume()
+                consumer.resume(with: result)
             }
         } onCancel: {
             finish(.failure(CancellationError()))
         }
     }
 
-    /// When the watchdog should look next: the idle timeout after the read in progress began, or one timeout
-    /// from now while the pump waits for room; `nil` once the body has ended.
+    /// When the watchdog should look next (see ``ChunkPumpStateMachine/deadline(now:)``).
     func deadline() -> Duration? {
         let now = time.now
-        return state.withLock { state in
-            guard state.end == nil else { return nil }
-            return (state.readingSince ?? now) + idleTimeout
-        }
+        return state.withLock { $0.deadline(now: now) }
     }
 
     /// Ends the pump with ``IdleTimeout`` when a network read has been waiting for the whole timeout.
     func timeOutIfIdle() -> Bool {
         let now = time.now
-        let idle = state.withLock { state in
-            guard state.end == nil, let since = state.readingSince else { return false }
-            return since + idleTimeout <= now
-        }
-        if idle { finish(.failure(IdleTimeout(limit: idleTimeout))) }
-        return idle
+        guard let action = state.withLock({ $0.timeOutIfIdle(now: now) }) else { return false }
+        perform(action)
+        return true
     }
 
     /// Ends the pump because its consumer went away.
@@ -248,18 +193,14 @@ private final class ChunkPump: Sendable {
 
     /// Ends the pump (the first ending wins), waking whoever waits; an early end cancels the read.
     private func finish(_ end: Result<Void, any Error>) {
-        let (consumer, producer) = state.withLock { state in
-            if state.end == nil { state.end = end }
-            defer {
-                state.consumer = nil
-                state.producer = nil
-            }
-            return (state.consumer, state.producer)
-        }
-        producer?.resume()
-        if case .failure = end { readingTask.withLock { $0 }?.cancel() }
-        guard let consumer else { return }
-        switch end {
+        perform(state.withLock { $0.finish(end) })
+    }
+
+    private func perform(_ action: Machine.FinishAction) {
+        action.producer?.resume()
+        if action.cancelRead { readingTask.withLock { $0 }?.cancel() }
+        guard let consumer = action.consumer else { return }
+        switch action.end {
         case .success: consumer.resume(returning: nil)
         case .failure(let error): consumer.resume(throwing: error)
         }

@@ -36,4 +36,23 @@ import Testing
         #expect(try await store.validToken().value == "ten-seconds")
         #expect(calls.load(ordering: .relaxed) == 0, "a 10 s token is good for 5 s despite the 30 s leeway")
     }
+
+    @Test func aCancelledCallerLeavesAtOnceAndTheRefreshedTokenIsKept() async throws {
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let started = Atomic<Int>(0)
+        let store = TokenStore(token: nil) { _ in
+            started.add(1, ordering: .relaxed)
+            for await _ in gate { break }
+            return AuthToken(value: "fresh")
+        }
+        let caller = Task { try await store.validToken() }
+        try await eventually("the refresh started") { started.load(ordering: .relaxed) == 1 }
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(await store.currentToken == nil)
+        open.yield()
+        try await eventually("the refresh's token was kept") { await store.currentToken?.value == "fresh" }
+        #expect(try await store.validToken().value == "fresh")
+        #expect(started.load(ordering: .relaxed) == 1, "the token came from the one refresh")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Holds the current access token and refreshes it: shortly before it expires, and when the server answers
 /// `401` — **once**, however many requests failed together (single flight).
@@ -19,19 +20,25 @@ public actor TokenStore {
     /// Obtains a new token; receives the token being replaced (`nil` when there is none yet).
     public typealias Refresh = @Sendable (_ replacing: AuthToken?) async throws -> AuthToken
 
-    private var token: AuthToken?
+    private typealias Machine = TokenRefreshStateMachine<
+        CheckedContinuation<AuthToken, any Error>, Task<Void, Never>
+    >
+
+    /// The state, behind a lock rather than the actor, so a cancelled caller leaves at once (a cancellation
+    /// handler can't wait for the actor) and the refresh task can finish without holding the store.
+    private final class State: Sendable {
+        let machine: Mutex<Machine>
+        let time: TimeSource
+        let nextID = Atomic<UInt64>(0)
+
+        init(_ machine: Machine, time: TimeSource) {
+            self.machine = Mutex(machine)
+            self.time = time
+        }
+    }
+
+    private let state: State
     private let refreshToken: Refresh
-    private let expiryLeeway: Duration
-    private let maxRefreshes: Int
-    private let window: Duration
-    private var inFlight: Task<AuthToken, any Error>?
-    private var failure: (replacing: AuthToken?, error: any Error, at: Duration)?
-    /// When the current token was obtained, to judge how early "shortly before it expires" is.
-    private var obtainedAt: Date
-    private let retryAfterFailure: Duration
-    private var refreshTimes: [Duration] = []
-    /// The store's clock: expiry, the failure memory and the refresh limit read it.
-    private let time: TimeSource
 
     /// Creates a store.
     /// - Parameters:
@@ -50,13 +57,10 @@ public actor TokenStore {
         clock: any Clock<Duration> = ContinuousClock(), refresh: @escaping Refresh
     ) {
         let time = TimeSource(clock)
-        self.time = time
-        obtainedAt = time.date
-        self.token = token
-        self.retryAfterFailure = retryAfterFailure
-        self.expiryLeeway = expiryLeeway
-        self.maxRefreshes = maxRefreshes
-        self.window = window
+        let policy = Machine.Policy(
+            expiryLeeway: expiryLeeway, maxRefreshes: maxRefreshes, window: window,
+            retryAfterFailure: retryAfterFailure)
+        state = State(Machine(token: token, obtainedAt: time.date, policy: policy), time: time)
         self.refreshToken = refresh
     }
 
@@ -71,72 +75,77 @@ public actor TokenStore {
             retryAfterFailure: retryAfterFailure, refresh: refresh)
     }
 
+    deinit {
+        // The refresh holds only the state, not the store: nobody can wait for it any more.
+        state.machine.withLock { $0.runningWork }?.cancel()
+    }
+
     /// The token requests are sent with now.
-    public var currentToken: AuthToken? { token }
+    public var currentToken: AuthToken? { state.machine.withLock { $0.token } }
 
     /// Installs a token (after a login, say) and forgets any failed refresh.
     public func set(_ token: AuthToken?) {
-        self.token = token
-        obtainedAt = time.date
-        failure = nil
+        let date = state.time.date
+        state.machine.withLock { $0.set(token, date: date) }
     }
 
     /// The current token if it is not about to expire, otherwise a refreshed one.
     public func validToken() async throws -> AuthToken {
-        if let token, !isExpiring(token) { return token }
-        return try await refresh(replacing: token)
+        try await obtain { machine, id, waiter, now, date in machine.validToken(id, as: waiter, now: now, date: date) }
     }
 
     /// A token newer than `stale`: the current one if someone already replaced `stale`, the result of the
-    /// refresh under way if there is one, otherwise the result of a new refresh.
+    /// refresh under way if there is one, otherwise the result of a new refresh. A caller that is cancelled
+    /// stops waiting at once; the refresh goes on, and its token is kept.
     public func refresh(replacing stale: AuthToken?) async throws -> AuthToken {
-        if let token, token != stale, !isExpiring(token) { return token }
-        if let inFlight { return try await inFlight.value }
-        if let failure, failure.replacing == stale, time.now - failure.at < retryAfterFailure {
-            throw failure.error
+        try await obtain { machine, id, waiter, now, date in
+            machine.refresh(id, as: waiter, replacing: stale, now: now, date: date)
         }
-        try checkRefreshLimit()
-        // Everyone waiting on this task, not only its creator, gets the same outcome.
-        let task = Task { [refreshToken] in
-            do {
-                return try await refreshToken(stale)
-            } catch {
-                throw APIError(
-                    .authenticationFailed, phase: .sending, message: "token refresh failed: \(error)",
-                    underlyingError: error)
+    }
+
+    /// Asks the state machine for a token on behalf of a new caller, and does what it says.
+    private func obtain(
+        _ ask:
+            @Sendable (inout Machine, UInt64, CheckedContinuation<AuthToken, any Error>, Duration, Date) ->
+            Machine.Action
+    ) async throws -> AuthToken {
+        let state = self.state
+        let id = state.nextID.add(1, ordering: .relaxed).newValue
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let (now, date) = (state.time.now, state.time.date)
+                let action = state.machine.withLock { machine -> Machine.Action in
+                    if Task.isCancelled { return .resume(continuation, .failure(CancellationError())) }
+                    return ask(&machine, id, continuation, now, date)
+                }
+                switch action {
+                case .resume(let waiter, let result): waiter.resume(with: result)
+                case .suspend: break
+                case .start(let stale): start(replacing: stale, state: state)
+                }
             }
-        }
-        inFlight = task
-        defer { inFlight = nil }
-        do {
-            let fresh = try await task.value
-            token = fresh
-            obtainedAt = time.date
-            failure = nil
-            return fresh
-        } catch {
-            failure = (stale, error, time.now)
-            throw error
+        } onCancel: {
+            state.machine.withLock { $0.leave(id) }?.resume(throwing: CancellationError())
         }
     }
 
-    /// Whether `token` is within the leeway of its expiry. The leeway is at most half the token's lifetime,
-    /// so a token that lives less than twice the leeway is not refreshed the moment it arrives.
-    private func isExpiring(_ token: AuthToken) -> Bool {
-        guard let expiresAt = token.expiresAt else { return false }
-        let configured = expiryLeeway.inSeconds
-        let lifetime = token == self.token ? expiresAt.timeIntervalSince(obtainedAt) : .infinity
-        return expiresAt.timeIntervalSince(time.date) <= min(configured, lifetime / 2)
-    }
-
-    private func checkRefreshLimit() throws {
-        let now = time.now
-        refreshTimes.removeAll { now - $0 >= window }
-        guard refreshTimes.count < maxRefreshes else {
-            throw APIError(
-                .authenticationFailed, phase: .sending,
-                message: "refused to refresh the token: \(maxRefreshes) refreshes already within \(window)")
+    /// Starts the refresh the machine asked for; it reports to the state, never to the store.
+    private nonisolated func start(replacing stale: AuthToken?, state: State) {
+        let task = Task { [refreshToken] in
+            let outcome: Result<AuthToken, any Error>
+            do {
+                // Shared by every caller, so bound by none's time limit.
+                outcome = .success(try await TimeLimit.$deadline.withValue(nil) { try await refreshToken(stale) })
+            } catch {
+                outcome = .failure(
+                    APIError(
+                        .authenticationFailed, phase: .sending, message: "token refresh failed: \(error)",
+                        underlyingError: error))
+            }
+            let (now, date) = (state.time.now, state.time.date)
+            let waiters = state.machine.withLock { $0.finish(outcome, now: now, date: date) }
+            for waiter in waiters { waiter.resume(with: outcome) }
         }
-        refreshTimes.append(now)
+        state.machine.withLock { $0.attach(task) }
     }
 }

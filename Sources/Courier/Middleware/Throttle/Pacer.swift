@@ -5,9 +5,23 @@
 /// so no two starts can be closer than `interval`, however late a task is scheduled. A request cancelled
 /// while waiting passes the baton on without having started.
 final class Pacer: Sendable {
-    private struct Relay: Sendable {
+    /// Who holds the baton, and the start it carries.
+    struct Relay: Sendable {
         var batonHeld = false
         var lastStart: Duration?
+
+        /// Takes the baton when nobody holds it: the previous start (`.some(nil)` for the first request).
+        mutating func takeBaton() -> Duration?? {
+            guard !batonHeld else { return nil }
+            batonHeld = true
+            return .some(lastStart)
+        }
+
+        /// The holder passes the baton on with its start; it is put down when nobody waits for it.
+        mutating func passBaton(lastStart: Duration?, toWaiter: Bool) {
+            self.lastStart = lastStart
+            if !toWaiter { batonHeld = false }
+        }
     }
 
     let interval: Duration
@@ -22,11 +36,7 @@ final class Pacer: Sendable {
 
     /// Returns when this request may start.
     func waitForTurn() async throws {
-        let previous = try await relay.enter { relay -> Duration?? in
-            guard !relay.batonHeld else { return nil }
-            relay.batonHeld = true
-            return .some(relay.lastStart)
-        }
+        let previous = try await relay.enter { $0.takeBaton() }
         if let previous {
             do {
                 try await time.sleep(until: previous + interval)
@@ -39,9 +49,6 @@ final class Pacer: Sendable {
     }
 
     private func passBaton(lastStart: Duration?) {
-        relay.handOff(lastStart) { relay, toWaiter in
-            relay.lastStart = lastStart
-            if !toWaiter { relay.batonHeld = false }
-        }
+        relay.handOff(lastStart) { $0.passBaton(lastStart: lastStart, toWaiter: $1) }
     }
 }

@@ -20,11 +20,7 @@ final class Throttle: Sendable {
     /// Waits for a concurrency slot and then for this request's start time. Pair with ``release()``.
     func acquire() async throws {
         if let limit = maxConcurrent {
-            try await slots.enter { inFlight in
-                guard inFlight < limit else { return nil }
-                inFlight += 1
-                return ()
-            }
+            try await slots.enter { Self.takeSlot(&$0, limit: limit) }
         }
         guard let pacer else { return }
         do {
@@ -38,8 +34,18 @@ final class Throttle: Sendable {
     /// Frees the slot taken by ``acquire()``, handing it straight to the longest waiter if there is one.
     func release() {
         guard maxConcurrent != nil else { return }
-        slots.handOff(()) { inFlight, toWaiter in
-            if !toWaiter { inFlight -= 1 }
-        }
+        slots.handOff(()) { Self.freeSlot(&$0, toWaiter: $1) }
+    }
+
+    /// Takes one of `limit` slots when one is free (`inFlight` are taken).
+    static func takeSlot(_ inFlight: inout Int, limit: Int) -> Void? {
+        guard inFlight < limit else { return nil }
+        inFlight += 1
+        return ()
+    }
+
+    /// A slot is freed: handed straight to a waiter (still taken), else given back.
+    static func freeSlot(_ inFlight: inout Int, toWaiter: Bool) {
+        if !toWaiter { inFlight -= 1 }
     }
 }

@@ -5,57 +5,94 @@ import Synchronization
 ///
 /// A task enters and is admitted at once when nobody is waiting and `admit` grants it a value; otherwise it
 /// waits until ``handOff(_:update:)`` passes a value straight to the longest waiter. Waiting is cancellable;
-/// a cancelled waiter leaves the queue having taken nothing. Continuations are never resumed under the lock.
+/// a cancelled waiter leaves the queue having taken nothing. The decisions are a
+/// ``WaitingRoomStateMachine``'s; continuations are never resumed under the lock.
 final class WaitingRoom<State: Sendable, Value: Sendable>: Sendable {
-    private typealias Waiter = (id: UInt64, continuation: CheckedContinuation<Value, any Error>)
+    private typealias Machine = WaitingRoomStateMachine<State, CheckedContinuation<Value, any Error>>
 
-    private struct Room: Sendable {
-        var state: State
-        var waiting: [Waiter] = []
-        var nextID: UInt64 = 0
-    }
+    private let room: Mutex<Machine>
+    private let nextID = Atomic<UInt64>(0)
 
-    private let room: Mutex<Room>
-
-    init(_ state: State) { room = Mutex(Room(state: state)) }
+    init(_ state: State) { room = Mutex(Machine(state)) }
 
     /// How many tasks are waiting.
-    var waitingCount: Int { room.withLock { $0.waiting.count } }
+    var waitingCount: Int { room.withLock { $0.waitingCount } }
 
     /// Waits for a value: `admit` is asked (under the lock) only when nobody is waiting, and returns the value
     /// for an immediate entry or `nil` to queue.
     func enter(admit: @escaping @Sendable (inout State) -> Value?) async throws -> Value {
-        let id = room.withLock { room in
-            room.nextID += 1
-            return room.nextID
-        }
+        let id = nextID.add(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                let outcome = room.withLock { room -> Result<Value, any Error>? in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if room.waiting.isEmpty, let value = admit(&room.state) { return .success(value) }
-                    room.waiting.append((id, continuation))
-                    return nil
+                let action = room.withLock { machine in
+                    machine.enter(id, as: continuation, cancelled: Task.isCancelled, admit: admit)
                 }
-                if let outcome { continuation.resume(with: outcome) }
+                switch action {
+                case .admit(let value): continuation.resume(returning: value)
+                case .refuse: continuation.resume(throwing: CancellationError())
+                case .suspend: break
+                }
             }
         } onCancel: {
-            let cancelled = room.withLock { room -> CheckedContinuation<Value, any Error>? in
-                guard let index = room.waiting.firstIndex(where: { $0.id == id }) else { return nil }
-                return room.waiting.remove(at: index).continuation
-            }
-            cancelled?.resume(throwing: CancellationError())
+            room.withLock { $0.leave(id) }?.resume(throwing: CancellationError())
         }
     }
 
     /// Passes `value` to the longest waiter, if any. `update` runs under the lock first and is told whether
     /// a waiter takes the value (when none does, the owner typically frees what it held).
     func handOff(_ value: Value, update: (inout State, _ toWaiter: Bool) -> Void) {
-        let next = room.withLock { room -> CheckedContinuation<Value, any Error>? in
-            let toWaiter = !room.waiting.isEmpty
-            update(&room.state, toWaiter)
-            return toWaiter ? room.waiting.removeFirst().continuation : nil
-        }
-        next?.resume(returning: value)
+        room.withLock { $0.handOff(update: update) }?.resume(returning: value)
     }
 }
+
+/// The decisions of a ``WaitingRoom``: who is admitted, who waits and in what order, who a freed value goes
+/// to. Transitions return what to do with a waiter instead of resuming it, so they are tested without tasks.
+struct WaitingRoomStateMachine<State, Waiter> {
+    /// The owner's state (slots in flight, a baton), changed only through `admit` and `update`.
+    private(set) var state: State
+    /// The waiters in arrival order.
+    private var waiting: [(id: UInt64, waiter: Waiter)] = []
+
+    init(_ state: State) { self.state = state }
+
+    /// How many are waiting.
+    var waitingCount: Int { waiting.count }
+
+    /// What to do with a task that enters.
+    enum EnterAction<Value> {
+        /// Resume it with `Value` at once.
+        case admit(Value)
+        /// Resume it with a cancellation: it was cancelled before it entered.
+        case refuse
+        /// Keep it suspended until a hand-off or its cancellation.
+        case suspend
+    }
+
+    /// Task `id` enters as `waiter`: admitted when nobody waits and `admit` grants a value, refused when it is
+    /// already `cancelled`, else queued behind the others.
+    mutating func enter<Value>(
+        _ id: UInt64, as waiter: Waiter, cancelled: Bool, admit: (inout State) -> Value?
+    ) -> EnterAction<Value> {
+        if cancelled { return .refuse }
+        if waiting.isEmpty, let value = admit(&state) { return .admit(value) }
+        waiting.append((id, waiter))
+        return .suspend
+    }
+
+    /// Task `id` was cancelled: its waiter, to resume with a cancellation, when it was still waiting; `nil`
+    /// when it was admitted or handed a value already (it keeps what it got).
+    mutating func leave(_ id: UInt64) -> Waiter? {
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiting.remove(at: index).waiter
+    }
+
+    /// A value is freed: `update` adjusts the state, told whether a waiter takes it; returns the longest
+    /// waiter, to resume with the value, if there is one.
+    mutating func handOff(update: (inout State, _ toWaiter: Bool) -> Void) -> Waiter? {
+        let toWaiter = !waiting.isEmpty
+        update(&state, toWaiter)
+        return toWaiter ? waiting.removeFirst().waiter : nil
+    }
+}
+
+extension WaitingRoomStateMachine: Sendable where State: Sendable, Waiter: Sendable {}

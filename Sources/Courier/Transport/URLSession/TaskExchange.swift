@@ -19,33 +19,24 @@ import Synchronization
 /// past `bufferSize` unread bytes; FoundationNetworking can't pause a transfer, so there the transfer fails
 /// past `readAheadLimit` (see ``ReadAheadExceeded``).
 final class TaskExchange: Sendable {
-    private struct State {
-        var head: CheckedContinuation<HTTPURLResponse, any Error>?
-        var response: HTTPURLResponse?
-        var headFailure: (any Error)?
-        /// The reader waiting for bytes.
-        var reader: CheckedContinuation<HTTPBody.ByteChunk?, any Error>?
-        /// Bytes received and not yet taken, and how many.
-        var pending: [Data] = []
-        var unread = 0
-        /// How the body ended, once it has: `nil` for a clean end, else the error the reader gets after
-        /// the bytes that wait.
-        var end: (any Error)??
-        var completed = false
-        var suspended = false
-    }
+    private typealias Machine = TaskExchangeStateMachine<
+        HTTPURLResponse, CheckedContinuation<HTTPURLResponse, any Error>,
+        CheckedContinuation<HTTPBody.ByteChunk?, any Error>
+    >
 
     private let task: URLSessionTask
-    private let bufferSize: Int
-    private let readAheadLimit: Int
     private let spooledFile: URL?
-    private let state = Mutex(State())
+    private let state: Mutex<Machine>
 
     init(task: URLSessionTask, bufferSize: Int, readAheadLimit: Int, spooledFile: URL?) {
         self.task = task
-        self.bufferSize = bufferSize
-        self.readAheadLimit = readAheadLimit
         self.spooledFile = spooledFile
+        #if canImport(FoundationNetworking)
+            let backpressure = Machine.Backpressure.fail(past: readAheadLimit)
+        #else
+            let backpressure = Machine.Backpressure.suspend(past: bufferSize)
+        #endif
+        state = Mutex(Machine(backpressure: backpressure, takeLimit: Self.takeLimit))
     }
 
     /// The response body as the reader sees it; make it once, since dropping it before its end cancels the
@@ -55,31 +46,20 @@ final class TaskExchange: Sendable {
     /// Starts the task and waits for the response head (a 3xx included: redirects are never followed).
     func responseHead() async throws -> HTTPURLResponse {
         try await withCheckedThrowingContinuation { continuation in
-            let early: Result<HTTPURLResponse, any Error>? = state.withLock { state in
-                if let response = state.response { return .success(response) }
-                if let failure = state.headFailure { return .failure(failure) }
-                state.head = continuation
-                return nil
+            switch state.withLock({ $0.waitForHead(continuation) }) {
+            case .resume(let waiter, let result): waiter.resume(with: result)
+            case .startTask: task.resume()
             }
-            if let early { continuation.resume(with: early) } else { task.resume() }
         }
     }
 
     /// The Swift task was cancelled, or the reader went away before the end: stop the transfer, fail whoever
     /// waits, and drop what was buffered.
     func cancel() {
-        let (head, reader) = state.withLock { state in
-            if state.response == nil && state.headFailure == nil { state.headFailure = CancellationError() }
-            // Bytes dropped here make even a finished body end in an error, never a clean, short one.
-            if state.end == nil || !state.pending.isEmpty { state.end = .some(CancellationError()) }
-            state.pending = []
-            state.unread = 0
-            defer { (state.head, state.reader) = (nil, nil) }
-            return (state.head, state.reader)
-        }
+        let action = state.withLock { $0.cancel() }
         stopTask()
-        head?.resume(throwing: CancellationError())
-        reader?.resume(throwing: CancellationError())
+        action.head?.resume(throwing: CancellationError())
+        action.reader?.resume(throwing: CancellationError())
     }
 
     /// Cancels the URLSession task without waiting for it. FoundationNetworking's `cancel()` (Swift 6.3)
@@ -109,107 +89,49 @@ final class TaskExchange: Sendable {
             stopTask()  // not HTTP: completes with an error
             return
         }
-        let head = state.withLock { state -> CheckedContinuation<HTTPURLResponse, any Error>? in
-            guard state.response == nil, state.headFailure == nil else { return nil }
-            state.response = http
-            defer { state.head = nil }
-            return state.head
-        }
-        head?.resume(returning: http)
+        state.withLock { $0.received(http) }?.resume(returning: http)
     }
 
     func received(_ data: Data) {
-        let waiting = state.withLock { state -> CheckedContinuation<HTTPBody.ByteChunk?, any Error>? in
-            // Cancelled or failed: the bytes have nowhere to go.
-            guard state.end == nil, !data.isEmpty else { return nil }
-            if let reader = state.reader {
-                state.reader = nil
-                return reader
-            }
-            state.pending.append(data)
-            state.unread += data.count
-            #if canImport(FoundationNetworking)
-                if state.unread > readAheadLimit {
-                    // Resuming a suspended task restarts the transfer from byte 0 here, so the transfer fails.
-                    state.end = .some(ReadAheadExceeded(limit: readAheadLimit))
-                    state.pending = []
-                    state.unread = 0
-                    stopTask()
-                }
-            #else
-                if state.unread > bufferSize && !state.suspended && !state.completed {
-                    state.suspended = true
-                    task.suspend()
-                }
-            #endif
-            return nil
+        let action = state.withLock { machine in
+            let action = machine.received(data)
+            // Under the lock, so a resumption decided by a read can't come before this suspension.
+            if case .suspendTask = action { task.suspend() }
+            return action
         }
-        waiting?.resume(returning: ArraySlice(data))
+        switch action {
+        case .deliver(let reader, let data): reader.resume(returning: ArraySlice(data))
+        case .stopTask: stopTask()
+        case .none, .suspendTask: break
+        }
     }
 
     func completed(with error: (any Error)?) {
         if let spooledFile { try? FileManager.default.removeItem(at: spooledFile) }
-        let (head, headFailure, reader, end) = state.withLock { state in
-            state.completed = true
-            if state.response == nil && state.headFailure == nil {
-                state.headFailure = error ?? URLError(.badServerResponse)
-            }
-            if state.end == nil { state.end = .some(state.response == nil ? state.headFailure : error) }
-            defer { (state.head, state.reader) = (nil, nil) }
-            return (state.head, state.headFailure, state.reader, state.end ?? nil)
-        }
-        if let head { head.resume(throwing: headFailure ?? URLError(.badServerResponse)) }
-        if let reader {
+        let action = state.withLock { $0.completed(with: error, noResponse: URLError(.badServerResponse)) }
+        if let (head, failure) = action.head { head.resume(throwing: failure) }
+        if let (reader, end) = action.reader {
             if let end { reader.resume(throwing: end) } else { reader.resume(returning: nil) }
         }
     }
 
-    /// The next bytes: all that wait, in one chunk, or the next that arrive; `nil` at a clean end.
+    /// The next bytes: all that wait, in one chunk, or the next that arrive; `nil` at a clean end. A stopped
+    /// transfer reaches the reader once URLSession has completed it: FoundationNetworking (6.3) completes a
+    /// cancelled task exactly once, through `didCompleteWithError`, whether it had started or not, and a
+    /// cancelled reader stops waiting.
     fileprivate func next() async throws -> HTTPBody.ByteChunk? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let ready = state.withLock { state -> Result<HTTPBody.ByteChunk?, any Error>? in
-                    if !state.pending.isEmpty { return .success(take(&state)) }
-                    // A transfer stopped for reading too slowly ends for the reader only once URLSession has
-                    // completed it: the deliveries queued before the completion have been dropped by then, so
-                    // whoever continues the transfer does not queue behind them. It always completes:
-                    // FoundationNetworking (6.3) completes a cancelled task exactly once, through
-                    // `didCompleteWithError`, whether it had started or not, and a cancelled reader stops waiting.
-                    if let end = state.end, state.completed || !(end is ReadAheadExceeded) {
-                        return end.map { .failure($0) } ?? .success(nil)
-                    }
-                    state.reader = continuation
-                    return nil
+                let action = state.withLock { machine in
+                    let action = machine.read(continuation)
+                    if case .resume(_, _, resumeTask: true) = action { task.resume() }
+                    return action
                 }
-                if let ready { continuation.resume(with: ready) }
+                if case .resume(let reader, let result, _) = action { reader.resume(with: result) }
             }
         } onCancel: {
             cancel()
         }
-    }
-
-    /// Takes the waiting bytes as one chunk of up to `takeLimit` bytes (whole deliveries, at least one), and
-    /// lets a suspended task go on once at most half the buffer waits (Apple platforms).
-    private func take(_ state: inout State) -> HTTPBody.ByteChunk {
-        var count = 0
-        var taken = 0
-        for data in state.pending {
-            if taken > 0 && count + data.count > Self.takeLimit { break }
-            count += data.count
-            taken += 1
-        }
-        var chunk = HTTPBody.ByteChunk()
-        chunk.reserveCapacity(count)
-        for data in state.pending[..<taken] {
-            data.withUnsafeBytes { chunk.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
-        }
-        state.pending.removeFirst(taken)
-        state.unread -= count
-        if state.suspended && state.unread <= bufferSize / 2 {
-            state.suspended = false
-            if !state.completed { task.resume() }
-        }
-        return chunk
     }
 
     /// The most bytes one read takes: enough that a reader's cost per chunk is small next to URLSession's
@@ -218,7 +140,7 @@ final class TaskExchange: Sendable {
 
     /// The reader went away: stop a transfer it did not read to the end.
     fileprivate func readerGone() {
-        if state.withLock({ $0.end == nil }) { cancel() }
+        if state.withLock({ $0.readerGoneNeedsCancel }) { cancel() }
     }
 
     /// Holds the exchange for the body's reader; when the last copy of the body goes, so does the transfer.
