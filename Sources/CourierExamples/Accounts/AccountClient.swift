@@ -25,7 +25,7 @@ public struct AccountClient: Sendable {
     ) {
         let auth = APIClient(baseURL: baseURL, transport: transport) { $0.errorBody = AccountError.self }
         self.auth = auth
-        // BEGIN README: accounts token store
+        // BEGIN DOCC: accounts token store
         tokens = TokenStore { expired in
             guard let refreshToken = expired?.refreshToken else {
                 throw APIError(.authenticationFailed, phase: .sending, message: "not logged in")
@@ -34,7 +34,7 @@ public struct AccountClient: Sendable {
                 APIRequest<AccountGrant>.post("/auth/refresh", body: .form(["refreshToken": refreshToken])))
             return AuthToken(value: grant.token, refreshToken: grant.refreshToken)
         }
-        // END README: accounts token store
+        // END DOCC: accounts token store
         client = APIClient(
             baseURL: baseURL, transport: transport, middlewares: middlewares + [.bearerToken(store: tokens)]
         ) { $0.errorBody = AccountError.self }

@@ -24,7 +24,7 @@ public struct ArticlesClient: Sendable {
         baseURL: URL, username: String, password: Secret, maxConcurrent: Int = 2,
         transport: any ClientTransport = DefaultTransport.make(), middlewares: [any ClientMiddleware] = []
     ) {
-        // BEGIN README: articles client
+        // BEGIN DOCC: articles client
         let configure: @Sendable (inout APIClient.Configuration) -> Void = {
             $0.envelope = .successFlag
             $0.jsonDecoder.dateDecodingStrategy = .iso8601
@@ -41,7 +41,7 @@ public struct ArticlesClient: Sendable {
             baseURL: baseURL, transport: transport,
             middlewares: middlewares + [.throttle(maxConcurrent: maxConcurrent), .bearerToken(store: tokens)],
             configure: configure)
-        // END README: articles client
+        // END DOCC: articles client
     }
 
     /// A page of articles (10 per page).

@@ -22,7 +22,7 @@ public struct FlickrClient: Sendable {
         baseURL: URL, apiKey: Secret, transport: any ClientTransport = DefaultTransport.make(),
         middlewares: [any ClientMiddleware] = []
     ) {
-        // BEGIN README: flickr client
+        // BEGIN DOCC: flickr client
         client = APIClient(baseURL: baseURL, transport: transport, middlewares: middlewares) {
             $0.defaultQuery = ["api_key": apiKey.value, "format": "json", "nojsoncallback": 1]
             $0.envelope = FlickrStatusEnvelope()
@@ -33,7 +33,7 @@ public struct FlickrClient: Sendable {
             formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
             $0.jsonDecoder.dateDecodingStrategy = .formatted(formatter)
         }
-        // END README: flickr client
+        // END DOCC: flickr client
     }
 
     /// One page of photos from `method`, with the `extras` asked for.

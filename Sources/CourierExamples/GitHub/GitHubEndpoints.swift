@@ -21,7 +21,7 @@ public struct GetAuthenticatedUser: Endpoint {
 // swift-format misses a doc comment that a README marker separates from its declaration.
 // swift-format-ignore: AllPublicDeclarationsHaveDocumentation
 /// `GET /search/repositories?q=&per_page=&page=`, paginated by `Link` headers.
-// BEGIN README: github search
+// BEGIN DOCC: github search
 public struct SearchRepositories: PaginatedEndpoint {
     public typealias Response = GitHubSearchPage
     /// The search query.
@@ -37,4 +37,4 @@ public struct SearchRepositories: PaginatedEndpoint {
     /// The `rel="next"` link, if any.
     public func nextPage(after page: APIResponse<GitHubSearchPage>) -> NextPage<Self>? { .followingLink(in: page) }
 }
-// END README: github search
+// END DOCC: github search

@@ -5,7 +5,7 @@ public import HTTPTypes
 // swift-format-ignore: AllPublicDeclarationsHaveDocumentation
 /// The Google URL Shortener v1's calls, as a router enum: request parts only; the client decodes each
 /// into ``ShortURL``.
-// BEGIN README: shortener route
+// BEGIN DOCC: shortener route
 public enum ShortenerRoute: Route {
     /// `POST /url` with `{"longUrl": …}`.
     case shorten(longURL: String)
@@ -39,4 +39,4 @@ public enum ShortenerRoute: Route {
         }
     }
 }
-// END README: shortener route
+// END DOCC: shortener route

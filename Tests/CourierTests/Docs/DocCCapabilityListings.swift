@@ -57,13 +57,11 @@ enum CancellingByTypeListings {
 }
 
 enum BodyFormatsListings {
-    // BEGIN DOCC: XML reader
     struct XMLReader: ResponseBodyDecoder {
         func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
             try XMLDecoder().decode(type, from: data)
         }
     }
-    // END DOCC: XML reader
 }
 
 enum UploadsListings {

@@ -55,8 +55,8 @@ import Testing
 }
 
 /// Every Swift listing DocC shows, in the catalog's articles and in the `///` comments of Courier's and
-/// CourierTesting's symbols, is a `// BEGIN DOCC: name` region of this folder (or a README region), which the
-/// test target compiles, so a listing that does not compile cannot be in the docs.
+/// CourierTesting's symbols, is a `// BEGIN DOCC: name` region (see ``doccRegionFolders``) or a README region,
+/// which the package compiles, so a listing that does not compile cannot be in the docs.
 @Suite struct DocCListingTests {
     typealias Region = (name: String, code: String)
     typealias Listing = (place: String, language: String, code: String)
@@ -113,12 +113,28 @@ import Testing
             .filter { $0.hasSuffix(suffix) }.sorted().map { directory.appending(path: $0) }
     }
 
-    /// The DOCC regions of this folder and the README regions of Tests/CourierTests/Readme: an article or a
-    /// comment may show a README example as it is, so one compiled copy serves both.
+    /// The folders whose Swift files (in subfolders too) hold DOCC regions: this one, Tests/CourierTests/Readme
+    /// (the examples that moved from the README into articles, still run there), and the example clients.
+    static let doccRegionFolders = [
+        folder,
+        folder.deletingLastPathComponent().appending(path: "Readme"),
+        folder.appending(path: "../../../Sources/CourierExamples").standardized,
+    ]
+
+    /// The Swift files in `directory` and its subfolders.
+    static func swiftFiles(under directory: URL) throws -> [URL] {
+        try FileManager.default.subpathsOfDirectory(atPath: directory.path(percentEncoded: false))
+            .filter { $0.hasSuffix(".swift") }.sorted().map { directory.appending(path: $0) }
+    }
+
+    /// The DOCC regions of ``doccRegionFolders`` and the README regions of Tests/CourierTests/Readme: an article
+    /// or a comment may show a README example as it is, so one compiled copy serves both.
     static func regions() throws -> (docc: [Region], readme: [Region]) {
         var docc: [Region] = []
-        for url in try files(in: folder, withSuffix: ".swift") {
-            docc += MarkedRegions.extract("DOCC", from: try String(contentsOf: url, encoding: .utf8))
+        for directory in doccRegionFolders {
+            for url in try swiftFiles(under: directory) {
+                docc += MarkedRegions.extract("DOCC", from: try String(contentsOf: url, encoding: .utf8))
+            }
         }
         var readme: [Region] = []
         for url in try files(in: folder.deletingLastPathComponent().appending(path: "Readme"), withSuffix: ".swift") {
@@ -168,7 +184,7 @@ import Testing
             guard listing.language == "swift" else { continue }
             #expect(
                 regions.contains { $0.code == listing.code },
-                "\(listing.place) shows a listing that no DOCC or README region in Tests/CourierTests compiles: \(firstLine)"
+                "\(listing.place) shows a listing that no DOCC or README region compiles: \(firstLine)"
             )
         }
     }

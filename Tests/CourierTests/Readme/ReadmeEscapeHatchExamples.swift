@@ -12,7 +12,7 @@ enum ReadmeEscapeHatchExamples {
         }
     }
 
-    // BEGIN README: escape hatches
+    // BEGIN DOCC: escape hatches
     /// An OCI registry manifest: repository names contain "/" ("library/swift"), kept as written by `raw:`.
     struct GetManifest: Endpoint {
         typealias Response = Data
@@ -46,7 +46,7 @@ enum ReadmeEscapeHatchExamples {
             throw error
         }
     }
-    // END README: escape hatches
+    // END DOCC: escape hatches
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ReadmeEscapeHatchTests {

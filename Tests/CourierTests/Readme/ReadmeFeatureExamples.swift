@@ -13,7 +13,7 @@ enum ReadmeFeatureExamples {
     struct Repository: Decodable, Sendable { let full_name: String }
     struct SearchResults: Decodable, Sendable { let items: [Repository] }
 
-    // BEGIN README: pagination
+    // BEGIN DOCC: pagination
     struct SearchRepositories: PaginatedEndpoint {
         typealias Response = SearchResults
         let q: String
@@ -31,9 +31,9 @@ enum ReadmeFeatureExamples {
         }
         return repositories
     }
-    // END README: pagination
+    // END DOCC: pagination
 
-    // BEGIN README: envelope
+    // BEGIN DOCC: envelope
     struct Article: Decodable, Sendable { let id: Int }
 
     static func articles(baseURL: URL, token: String) async throws -> [Article] {
@@ -48,9 +48,8 @@ enum ReadmeFeatureExamples {
             throw error
         }
     }
-    // END README: envelope
+    // END DOCC: envelope
 
-    // BEGIN README: cancel by type
     struct GetRepository: Endpoint, CancellableByType {
         typealias Response = Repository
         let owner: String
@@ -61,9 +60,8 @@ enum ReadmeFeatureExamples {
     static func userLeftProfile(of owner: String, client: APIClient) {
         client.cancelAll(GetRepository.self) { $0.owner == owner }  // other requests go on
     }
-    // END README: cancel by type
 
-    // BEGIN README: body formats
+    // BEGIN DOCC: body formats
     struct XMLBody: RequestBodyEncoder {
         var contentType: String { "application/xml" }
         func encode<T: Encodable>(_ value: T) throws -> Data { try XMLEncoder().encode(value, withRootKey: "user") }
@@ -88,9 +86,9 @@ enum ReadmeFeatureExamples {
         var body: RequestBody { .encoded(user, using: XMLBody()) }
         var decoder: (any ResponseBodyDecoder)? { XMLReader() }
     }
-    // END README: body formats
+    // END DOCC: body formats
 
-    // BEGIN README: hooks
+    // BEGIN DOCC: hooks
     struct SignedEcho: Endpoint {
         typealias Response = Data
         var path: RoutePath { "/echo/signed" }
@@ -101,9 +99,8 @@ enum ReadmeFeatureExamples {
             if response.headerFields[.contentType] == nil { throw URLError(.badServerResponse) }
         }
     }
-    // END README: hooks
+    // END DOCC: hooks
 
-    // BEGIN README: multipart
     struct UploadReceipt: Decodable, Sendable { let bytes: Int }
 
     static func upload(_ photo: URL, with client: APIClient) async throws -> UploadReceipt {
@@ -115,9 +112,7 @@ enum ReadmeFeatureExamples {
         }
         return try await client.send(APIRequest<UploadReceipt>.post("/testing/upload", body: body))
     }
-    // END README: multipart
 
-    // BEGIN README: resumable download
     static func fetch(_ path: RoutePath, to destination: URL, with client: APIClient) async throws {
         var resume: DownloadResumeData?
         for attempt in 1...3 {
@@ -130,9 +125,8 @@ enum ReadmeFeatureExamples {
             }
         }
     }
-    // END README: resumable download
 
-    // BEGIN README: server-sent events
+    // BEGIN DOCC: server-sent events
     struct Token: Decodable, Sendable { let text: String }
 
     static func printTokens(of prompt: String, with client: APIClient) async throws {
@@ -141,9 +135,9 @@ enum ReadmeFeatureExamples {
             print(try event.decode(Token.self).text, terminator: "")
         }
     }
-    // END README: server-sent events
+    // END DOCC: server-sent events
 
-    // BEGIN README: observability
+    // BEGIN DOCC: observability
     /// At start-up, once: any swift-metrics backend (Prometheus, StatsD, OpenTelemetry) and any
     /// swift-distributed-tracing tracer (swift-otel). Every client reports to them.
     static func bootstrap(metrics: any MetricsFactory, tracer: any Tracer) {
@@ -155,9 +149,9 @@ enum ReadmeFeatureExamples {
     static func exporterClient(collector: URL) -> APIClient {
         APIClient(baseURL: collector) { $0.reportsMetricsAndTraces = false }
     }
-    // END README: observability
+    // END DOCC: observability
 
-    // BEGIN README: cassette
+    // BEGIN DOCC: cassette
     /// Records the first run (`COURIER_CASSETTES=record`), replays it after: no server needed.
     static func octocat(base: URL, cassettes: URL) async throws -> GitHubUser {
         try await withCassette("octocat", in: cassettes, recordingThrough: DefaultTransport.make()) { cassette in
@@ -165,9 +159,9 @@ enum ReadmeFeatureExamples {
             return try await github.user("octocat").user
         }
     }
-    // END README: cassette
+    // END DOCC: cassette
 
-    // BEGIN README: json lines
+    // BEGIN DOCC: json lines
     struct BuildLog: Decodable, Sendable {
         let step: String
         let message: String
@@ -179,9 +173,9 @@ enum ReadmeFeatureExamples {
             print("[\(line.step)] \(line.message)")
         }
     }
-    // END README: json lines
+    // END DOCC: json lines
 
-    // BEGIN README: http cache
+    // BEGIN DOCC: http cache
     static func cachedClient(baseURL: URL, cachesDirectory: URL) throws -> APIClient {
         let cache = HTTPCache(store: try DiskCacheStore(directory: cachesDirectory.appending(path: "api")))
         return APIClient(baseURL: baseURL) { $0.cache = cache }
@@ -195,9 +189,9 @@ enum ReadmeFeatureExamples {
         case .network: return "from the network"
         }
     }
-    // END README: http cache
+    // END DOCC: http cache
 
-    // BEGIN README: coalescing
+    // BEGIN DOCC: coalescing
     static func refreshAll(_ logins: [String], baseURL: URL) async throws -> [String: Int] {
         let client = APIClient(baseURL: baseURL) { $0.coalescesRequests = true }
         // However many callers ask for the same user at once, one request goes out.
@@ -210,18 +204,17 @@ enum ReadmeFeatureExamples {
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
     }
-    // END README: coalescing
+    // END DOCC: coalescing
 
-    // BEGIN README: cookies
+    // BEGIN DOCC: cookies
     static func signedIn(baseURL: URL, jar: CookieJar) async throws -> APIClient {
         let client = APIClient(baseURL: baseURL) { $0.cookieJar = jar }
         // The answer's Set-Cookie goes into the jar; every later request to this host carries it.
         try await client.send(APIRequest<Void>.post("/login", body: .form(["user": "ada", "password": "…"])))
         return client
     }
-    // END README: cookies
+    // END DOCC: cookies
 
-    // BEGIN README: secrets
     static func shortenerClient(baseURL: URL) throws -> APIClient {
         let secrets = Secrets([
             .environment(prefix: "COURIER_"),  // COURIER_GOOGLE_API_KEY
@@ -231,5 +224,4 @@ enum ReadmeFeatureExamples {
         let key = try secrets["GOOGLE_API_KEY"]  // a SecretsError names every place it looked
         return APIClient(baseURL: baseURL) { $0.defaultQuery["key"] = .string(key.value) }
     }
-    // END README: secrets
 }

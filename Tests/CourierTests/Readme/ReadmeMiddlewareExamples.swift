@@ -10,7 +10,7 @@ enum ReadmeMiddlewareExamples {
         let expiresIn: Double
     }
 
-    // BEGIN README: middleware
+    // BEGIN DOCC: middleware
     static func makeClient(baseURL: URL, email: String, password: String, logger: Logger) -> APIClient {
         // The refresh runs on a client WITHOUT the token middleware, so it never waits on itself.
         let auth = APIClient(baseURL: baseURL)
@@ -30,11 +30,9 @@ enum ReadmeMiddlewareExamples {
             ]
         ) { $0.timeout = .seconds(30) }
     }
-    // END README: middleware
+    // END DOCC: middleware
 
-    // BEGIN README: fixed credentials
     static let keyed = APIClient(baseURL: URL(filePath: "/"), middlewares: [.apiKey("k", queryItem: "api_key")])
     static let basic = APIClient(
         baseURL: URL(filePath: "/"), middlewares: [.basicAuth(username: "ada", password: "s3cret")])
-    // END README: fixed credentials
 }
