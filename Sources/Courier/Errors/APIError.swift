@@ -40,6 +40,9 @@ public struct APIError: Error, Sendable {
         var attempts: Int?
         var redirects: [Redirect]
         var resumeData: DownloadResumeData?
+        /// The error a Courier transport threw, as it threw it, when the transport made this error: the client
+        /// maps it again with its own redaction and context (see ``transportFailure(_:sending:to:)``).
+        var transportError: (any Error)?
     }
 
     private var box: Box
@@ -128,6 +131,13 @@ public struct APIError: Error, Sendable {
         set { self[field: \.resumeData] = newValue }
     }
 
+    /// The error a Courier transport threw, when a transport made this error (internal: see
+    /// ``transportFailure(_:sending:to:)``).
+    var transportError: (any Error)? {
+        get { self[field: \.transportError] }
+        set { self[field: \.transportError] = newValue }
+    }
+
     /// The most characters of a response body kept in ``bodySnippet``.
     public static let snippetLimit = 512
     /// The most bytes of a response body kept in ``body``: 64 KiB.
@@ -142,7 +152,7 @@ public struct APIError: Error, Sendable {
                 kind: kind, phase: phase, method: nil, url: nil, status: nil, responseHeaders: nil, bodySnippet: nil,
                 body: nil,
                 errorBody: nil, message: message, underlyingError: underlyingError, attempts: nil, redirects: [],
-                resumeData: nil))
+                resumeData: nil, transportError: nil))
     }
 
     /// The decoded error body as a `T`, if it is one.

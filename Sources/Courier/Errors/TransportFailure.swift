@@ -27,6 +27,10 @@ struct TransportFailure: Equatable {
     /// The meaning of `error`, or `nil` when it is not a recognised network failure.
     static func classify(_ error: any Error) -> TransportFailure? {
         let error = unwrapped(error)
+        if let apiError = error as? APIError {
+            // A Courier transport's own error is classified by what it met.
+            return apiError.transportError.flatMap(classify)
+        }
         if error is CancellationError { return TransportFailure(kind: .cancelled, reason: nil, isTransient: false) }
         if let urlError = error as? URLError { return classify(urlError) }
         if let posix = error as? POSIXError { return network(errno: posix.code.rawValue) }

@@ -31,6 +31,12 @@ import Testing
         let error = await #expect(throws: ClientError.self) { _ = try await client.getUUID() }
         #expect(counter.count.load(ordering: .relaxed) == 3)
         #expect(error?.operationID == "getUUID")
+        // Courier's transport says what happened itself: the generated client shows it as it is.
+        let underlying = error?.underlyingError as? APIError
+        #expect(underlying?.kind == .transport)
+        #expect(
+            underlying?.description
+                == "GET http://127.0.0.1:1/uuid failed — transport failed: connection refused (while sending)")
     }
 
     /// A transient status is retried, and a success decodes into the generated types.

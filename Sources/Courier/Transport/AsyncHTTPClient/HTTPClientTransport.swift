@@ -14,7 +14,7 @@
     /// both ways, so uploads and downloads of any size use bounded memory.
     ///
     /// Courier ships it instead of using swift-openapi-async-http-client's `AsyncHTTPClientTransport` for
-    /// three measured reasons (see the README's Performance section): that transport parses the base URL and
+    /// three measured reasons (see <doc:TransportsAndLinux>): that transport parses the base URL and
     /// path with `URLComponents` and wraps the body in two generic sequences on every request (8 allocations
     /// and 1.6–6.5 µs of CPU more per request on loopback), it keeps only the last of repeated response
     /// fields (so all but one `Set-Cookie` is lost), and it force-unwraps response field names.
@@ -85,7 +85,9 @@
         /// of 8 made 64 concurrent requests to one API queue behind eight connections.
         public static let connectionsPerHost = 64
 
-        /// Sends `request` and returns the response head with its body streaming.
+        /// Sends `request` and returns the response head with its body streaming. A failure to send is an
+        /// ``APIError`` that names the request and says what happened (a cancellation stays a
+        /// `CancellationError`).
         public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
             -> (HTTPResponse, HTTPBody?)
         {
@@ -114,7 +116,11 @@
         {
             let clientRequest = Self.makeClientRequest(
                 request, body: body, baseURL: baseURL, eventLoops: client.eventLoopGroup)
-            return try await client.execute(clientRequest, timeout: timeout)
+            do {
+                return try await client.execute(clientRequest, timeout: timeout)
+            } catch {
+                throw APIError.transportFailure(error, sending: request, to: baseURL)
+            }
         }
 
         /// The AsyncHTTPClient request for `request`, relative to `baseURL`.

@@ -10,7 +10,7 @@ public import OpenAPIRuntime
 /// its own: Courier's transport on Apple platforms, and a URLSession choice on Linux.
 ///
 /// It differs from swift-openapi-urlsession's `URLSessionTransport` where Courier's guarantees need it
-/// (measured on Linux, see the README's Guarantees section):
+/// (measured on Linux, see <doc:Guarantees>):
 /// - **Responses stream on every platform, with bounded memory.** The reader takes what has arrived in one
 ///   chunk, so a body limit stops an endless body after about the limit. On Apple platforms, when more than
 ///   `bufferSize` bytes wait unread, the task is suspended until the reader catches up, so a body of any size
@@ -36,7 +36,7 @@ public import OpenAPIRuntime
 /// temporary file that URLSession streams from (URLSession on Linux cannot read a body from a stream).
 ///
 /// On Linux, prefer ``HTTPClientTransport`` (the default there): swift-corelibs-foundation 6.3 ends the
-/// process when a server closes the connection inside a response head (README, Linux notes).
+/// process when a server closes the connection inside a response head (<doc:TransportsAndLinux>).
 public final class StreamingURLSessionTransport: ClientTransport {
     /// The session every request goes through, with this transport's delegate.
     public let session: URLSession
@@ -77,27 +77,34 @@ public final class StreamingURLSessionTransport: ClientTransport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends `request` and returns the response head once it arrives, with the body streaming behind it.
+    /// Sends `request` and returns the response head once it arrives, with the body streaming behind it. A
+    /// failure to send is an ``APIError`` that names the request and says what happened (a cancellation stays
+    /// a `CancellationError`).
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
         -> (HTTPResponse, HTTPBody?)
     {
-        let urlRequest = try Self.makeURLRequest(request, baseURL: baseURL)
-        let upload = try await RequestBodySpool.read(body)
-        let task: URLSessionTask
-        switch upload {
-        case .none: task = session.dataTask(with: urlRequest)
-        case .data(let data): task = session.uploadTask(with: urlRequest, from: data)
-        case .file(let file): task = session.uploadTask(with: urlRequest, fromFile: file)
+        // In this frame: a function of its own would cost an async frame per request.
+        do {
+            let urlRequest = try Self.makeURLRequest(request, baseURL: baseURL)
+            let upload = try await RequestBodySpool.read(body)
+            let task: URLSessionTask
+            switch upload {
+            case .none: task = session.dataTask(with: urlRequest)
+            case .data(let data): task = session.uploadTask(with: urlRequest, from: data)
+            case .file(let file): task = session.uploadTask(with: urlRequest, fromFile: file)
+            }
+            let exchange = TaskExchange(
+                task: task, bufferSize: bufferSize, readAheadLimit: readAheadLimit, spooledFile: upload.file)
+            router.register(exchange, for: task)
+            let response = try await withTaskCancellationHandler {
+                try await exchange.responseHead()
+            } onCancel: {
+                exchange.cancel()
+            }
+            return Self.makeResponse(response, body: exchange.makeBody(), method: request.method)
+        } catch {
+            throw APIError.transportFailure(error, sending: request, to: baseURL)
         }
-        let exchange = TaskExchange(
-            task: task, bufferSize: bufferSize, readAheadLimit: readAheadLimit, spooledFile: upload.file)
-        router.register(exchange, for: task)
-        let response = try await withTaskCancellationHandler {
-            try await exchange.responseHead()
-        } onCancel: {
-            exchange.cancel()
-        }
-        return Self.makeResponse(response, body: exchange.makeBody(), method: request.method)
     }
 
     /// The `URLRequest` for `request`: the base URL's text followed by the encoded path, with every field.

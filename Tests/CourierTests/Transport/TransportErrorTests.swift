@@ -1,0 +1,66 @@
+import Courier
+import Foundation
+import HTTPTypes
+@_spi(Generated) import OpenAPIRuntime
+import Testing
+
+/// Courier's transports say what went wrong themselves, so a generated client (which shows its transport's
+/// error as it is) reads the same plain words an ``APIClient`` does, with secrets redacted.
+@Suite(.timeLimit(.minutes(1))) struct TransportErrorTests {
+    /// Courier's own transports on this platform.
+    static var courierTransports: [TransportUnderTest] {
+        TransportUnderTest.all.filter { $0 == .urlSession || $0 == .httpClient }
+    }
+
+    static let refusing = URL(string: "http://127.0.0.1:1")
+
+    @Test(arguments: courierTransports)
+    func aGeneratedClientReadsARefusedConnectionInPlainWords(transport: TransportUnderTest) async throws {
+        let client = UniversalClient(serverURL: try #require(Self.refusing), transport: transport.make())
+        let error = await #expect(throws: ClientError.self) {
+            try await client.send(
+                input: (), forOperation: "listItems",
+                serializer: { _ in
+                    (HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/items?api_key=SECRET-123"), nil)
+                },
+                deserializer: { _, _ in () })
+        }
+        let underlying = try #require(error?.underlyingError as? APIError)
+        #expect(underlying.kind == .transport)
+        #expect(
+            underlying.description
+                == "GET http://127.0.0.1:1/items?api_key=<redacted> failed — transport failed: connection refused (while sending)"
+        )
+        // openapi-runtime's own `ClientError` text also prints the request as given (its query included),
+        // which is outside the transport's reach; the transport's part is plain and redacted.
+        let text = "\(try #require(error))"
+        #expect(text.contains("underlying error: \(underlying.description)"))
+        #expect(!underlying.description.contains("SECRET-123") && !text.contains("errno"), "\(text)")
+        #expect(RetryPolicy.isTransientByDefault(underlying), "a refused connection is worth another attempt")
+    }
+
+    @Test(arguments: courierTransports)
+    func theClientMapsATransportsErrorAgainWithItsOwnRedaction(transport: TransportUnderTest) async throws {
+        let client = APIClient(baseURL: try #require(Self.refusing), transport: transport.make()) {
+            $0.redaction.queryNames.insert("session_ref")
+        }
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<Void>.get("/items", query: ["session_ref": "SESSION-456"]))
+        }
+        #expect(error?.url == "http://127.0.0.1:1/items?session_ref=<redacted>")
+        #expect(error?.underlyingError.map { $0 is APIError } == false, "the transport's own error, not its wrapper")
+        #expect(error?.description.contains("SESSION-456") == false)
+    }
+
+    @Test(arguments: courierTransports)
+    func aCancelledSendStaysACancellation(transport: TransportUnderTest) async throws {
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.make().send(
+                HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x"), body: nil,
+                baseURL: try #require(Self.refusing), operationID: "x")
+        }
+        let error = await #expect(throws: (any Error).self) { try await task.value }
+        #expect(error is CancellationError || (error as? APIError)?.kind == .cancelled, "\(String(describing: error))")
+    }
+}
