@@ -74,6 +74,16 @@ final class FormLoginStore: Sendable {
         }
     }
 
+    /// Makes `token` expired now, as if its lifetime had passed; `false` when no such token was issued.
+    func expire(_ token: String) -> Bool {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard state.accessExpiry[token] != nil else { return false }
+            state.accessExpiry[token] = now
+            return true
+        }
+    }
+
     /// Applies `change` to the counters.
     func count(_ change: (inout Stats) -> Void) {
         state.withLock { change(&$0.stats) }
