@@ -18,7 +18,7 @@ public struct GetAuthenticatedUser: Endpoint {
     public var path: RoutePath { "/user" }
 }
 
-// swift-format misses a doc comment that a README marker separates from its declaration.
+// swift-format misses a doc comment that a DOCC region marker separates from its declaration.
 // swift-format-ignore: AllPublicDeclarationsHaveDocumentation
 /// `GET /search/repositories?q=&per_page=&page=`, paginated by `Link` headers.
 // BEGIN DOCC: github search

@@ -1,7 +1,7 @@
 public import Courier
 public import HTTPTypes
 
-// swift-format misses a doc comment that a README marker separates from its declaration.
+// swift-format misses a doc comment that a DOCC region marker separates from its declaration.
 // swift-format-ignore: AllPublicDeclarationsHaveDocumentation
 /// The Google URL Shortener v1's calls, as a router enum: request parts only; the client decodes each
 /// into ``ShortURL``.

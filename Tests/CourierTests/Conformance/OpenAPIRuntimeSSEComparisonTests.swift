@@ -6,7 +6,8 @@ import Testing
 /// over the same launchdarkly parsing cases as Courier's parser, fails 10 of the 54 even when its output is
 /// read as generously as a caller could (events without data dropped, the last `id` carried forward, as the
 /// WHATWG standard does and the runtime doesn't). The failing cases are pinned: a runtime release that fixes
-/// one (or breaks another) fails this test, and the README's interop note should be revisited.
+/// one (or breaks another) fails this test, and the Streaming article's comparison (Courier.docc/Streaming.md,
+/// "Compared with swift-openapi-runtime's decoders") should be revisited.
 @Suite(.enabled(if: Vectors.available, "../shared/vectors is not beside the project"))
 struct OpenAPIRuntimeSSEComparisonTests {
     typealias Case = ServerSentEventConformanceTests.Case

@@ -1,7 +1,6 @@
 import Courier
 import Foundation
 import HTTPTypes
-import XMLCoder
 
 /// The listings of the DocC articles on capabilities (pagination, envelopes, cancelling by type, body formats,
 /// uploads, downloads, secrets), compiled. `DocCListingTests` checks that every listing in the catalog is one of
@@ -53,14 +52,6 @@ enum CancellingByTypeListings {
         client.cancelAll(GetRepository.self)  // all of them
         client.cancelAll(GetRepository.self) { $0.owner == owner }  // some of them
         // END DOCC: cancel all
-    }
-}
-
-enum BodyFormatsListings {
-    struct XMLReader: ResponseBodyDecoder {
-        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-            try XMLDecoder().decode(type, from: data)
-        }
     }
 }
 

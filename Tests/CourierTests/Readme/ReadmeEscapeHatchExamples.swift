@@ -2,8 +2,9 @@ import Courier
 import Foundation
 import Testing
 
-/// The README's escape hatches (raw paths, segments, absolute URLs, a client-wide body decoder, the raw
-/// error body), compiled, and run against the demo server's `/echo` under a path prefix.
+/// The escape hatches (raw paths, segments, absolute URLs, a client-wide body decoder, the raw error body)
+/// that DescribingEndpoints.md and HandlingErrors.md show from the `escape hatches` DOCC region, compiled, and
+/// run against the demo server's `/echo` under a path prefix.
 enum ReadmeEscapeHatchExamples {
     /// Stands in for an XML decoder such as XMLCoder's.
     struct MyXMLDecoder: ResponseBodyDecoder {

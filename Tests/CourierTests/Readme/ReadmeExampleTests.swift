@@ -3,7 +3,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
-/// The README's first example, verbatim inside `Readme`, compiled and run against the demo server.
+/// The README's former first example (GitHub's user endpoint with a decoded error body), compiled and run
+/// against the demo server; GettingStarted.md now shows it in pieces, from DocCEssentialsListings.
 enum Readme {
     struct User: Decodable, Sendable {
         let login: String
@@ -38,7 +39,8 @@ enum Readme {
         #expect(error?.url?.hasSuffix("/users/no%2Fbody") == true)
     }
 
-    /// README.md shows every marked region of the files in this folder verbatim; this fails when they drift.
+    /// README.md shows every `README` region (the installation package's client and calls, and any in this
+    /// folder or the example clients) verbatim; this fails when they drift.
     @Test func readmeShowsTheCompiledExamples() throws {
         let folder = URL(filePath: #filePath).deletingLastPathComponent()
         let root = folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

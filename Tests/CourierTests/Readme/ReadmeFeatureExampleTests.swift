@@ -3,7 +3,7 @@ import CourierDemoServer
 import Foundation
 import Testing
 
-/// Runs the README's feature examples against the demo server.
+/// Runs the feature examples of `ReadmeFeatureExamples` (shown in the DocC articles) against the demo server.
 @Suite(.timeLimit(.minutes(1))) struct ReadmeFeatureExampleTests {
     typealias Examples = ReadmeFeatureExamples
 

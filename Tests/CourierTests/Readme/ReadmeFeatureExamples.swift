@@ -7,8 +7,9 @@ import HTTPTypes
 import Tracing
 import XMLCoder
 
-/// The README's examples for pagination, envelopes, cancellation, formats, hooks, multipart, downloads and
-/// secrets, compiled. `ReadmeExampleTests` checks README.md shows them verbatim and runs them.
+/// Examples that moved from the README into the DocC articles, compiled: each `DOCC` region is a listing an
+/// article shows (`DocCListingTests` checks that every Swift listing is a region), and
+/// `ReadmeFeatureExampleTests` runs them, with the cancellation, multipart and download examples beside them.
 enum ReadmeFeatureExamples {
     struct Repository: Decodable, Sendable { let full_name: String }
     struct SearchResults: Decodable, Sendable { let items: [Repository] }

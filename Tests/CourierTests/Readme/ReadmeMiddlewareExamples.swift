@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 
-/// The README's middleware examples, compiled. `ReadmeExampleTests` checks README.md shows them verbatim.
+/// The middleware stack UsingMiddleware.md shows (the `middleware` DOCC region), compiled.
 enum ReadmeMiddlewareExamples {
     struct Grant: Decodable, Sendable {
         let token: String
@@ -31,8 +31,4 @@ enum ReadmeMiddlewareExamples {
         ) { $0.timeout = .seconds(30) }
     }
     // END DOCC: middleware
-
-    static let keyed = APIClient(baseURL: URL(filePath: "/"), middlewares: [.apiKey("k", queryItem: "api_key")])
-    static let basic = APIClient(
-        baseURL: URL(filePath: "/"), middlewares: [.basicAuth(username: "ada", password: "s3cret")])
 }

@@ -27,6 +27,16 @@ import Testing
         #expect(error?.description.contains("GET \(baseURL.absoluteString)/bearer") == true)
     }
 
+    /// The README's "Calling it" listing, run as written: the search comes back as sent, and the token check
+    /// fails as its comment says.
+    @Test(.enabled(if: httpbin != nil, "COURIER_HTTPBIN_URL is not set; run scripts/test"))
+    func readmeCallsAgainstHTTPBin() async throws {
+        let result = try await tryHTTPBin(baseURL: try #require(Self.httpbin))
+        #expect(result.args == ["q": "swift & linux", "page": "2"])
+        let printed = result.tokenError.map { "\($0.kind) \($0.status?.code ?? 0)" }
+        #expect(printed == "unacceptable status 401", "the token check printed \(printed ?? "nothing: it succeeded")")
+    }
+
     @Test func mockTransportFromCourierTesting() async throws {
         let mock = MockTransport(stubs: [
             .init(.get, "/get", json: #"{"args": {"q": "x", "page": "1"}, "headers": {}}"#)
