@@ -25,18 +25,22 @@ struct FailureContext: Sendable {
         error.status = response?.status
         error.responseHeaders = response.map { redaction.redact(headers: $0.headerFields) }
         error.errorBody = errorBody
-        let explanation = message ?? errorBody.map { String(describing: $0) } ?? underlying.map(Self.describe)
-        error.message = explanation.map { redaction.scrub($0, secrets: secrets) }
+        // Secrets are hidden in the whole body, in place, before it is cut or read for a message; a decoding
+        // error's snippet shows the part of the body where decoding failed.
+        var redactedBody: [UInt8]?
         if let body, !body.isEmpty {
-            // Secrets are hidden in the whole body, in place, before it is cut; a decoding error's snippet
-            // shows the part of the body where decoding failed.
             let codingPath = (underlying as? DecodingError).map(Self.codingPath(of:))
             let (text, location) = redaction.redacted(
                 body: body, contentType: response?.headerFields[.contentType], secrets: secrets, locating: codingPath)
+            redactedBody = text
             error.bodySnippet = Self.snippet(of: text, around: location)
             let end = min(text.count, APIError.bodyLimit)
             error.body = Data(text[..<end])
         }
+        let explanation =
+            message ?? errorBody.map { Self.describe(errorBody: $0, redactedBody: redactedBody) }
+            ?? underlying.map(Self.describe)
+        error.message = explanation.map { redaction.scrub($0, secrets: secrets) }
         return error
     }
 
@@ -83,6 +87,31 @@ struct FailureContext: Sendable {
             context.codingPath
         @unknown default: []
         }
+    }
+
+    /// What an API's decoded error body says: its own `description` when it has one; else the message of the
+    /// body (its secrets redacted), from the first of the members APIs usually put it in (`message`, `error_description`,
+    /// `detail`, `title`, `error`, or `error.message`); else the start of the body. Never a Swift dump of the
+    /// decoded value.
+    static func describe(errorBody: any Sendable, redactedBody: [UInt8]?) -> String {
+        if let described = errorBody as? any CustomStringConvertible { return described.description }
+        guard let redactedBody, !redactedBody.isEmpty else { return "\(type(of: errorBody))" }
+        return apiMessage(in: redactedBody) ?? snippet(of: redactedBody, around: nil) ?? "\(type(of: errorBody))"
+    }
+
+    /// The message of a JSON error body, from the members APIs usually put it in.
+    static func apiMessage(in body: [UInt8]) -> String? {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            return nil
+        }
+        for member in ["message", "error_description", "detail", "title", "error"] {
+            if let text = object[member] as? String, !text.isEmpty { return text }
+        }
+        // `{"error": {"message": …}}` (Google, OpenAI, Stripe, …).
+        if let nested = object["error"] as? [String: Any], let text = nested["message"] as? String, !text.isEmpty {
+            return text
+        }
+        return nil
     }
 
     /// A readable account of an underlying error; decoding errors say where in the body they failed.
