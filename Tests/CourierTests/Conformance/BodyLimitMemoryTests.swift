@@ -118,15 +118,17 @@ struct BodyLimitMemoryTests {
         transport == .urlSession ? StreamingURLSessionTransport(readAheadLimit: 8 * 1024 * 1024) : transport.make()
     }
 
-    /// Downloads `size` bytes twice, checks the files and bounds the second run's growth; the writer sleeps
-    /// once, after its first bytes, for `stall`. Returns each run's last status.
+    /// Downloads an eighth of `size` to warm up, then `size`; checks the files and bounds the second run's
+    /// growth; the writer sleeps once, after its first bytes, for `stall`. Returns each run's last status.
     @discardableResult
     func expectBoundedDownload(
         _ size: Int, to folder: URL, over transport: TransportUnderTest, with client: APIClient,
         stallingFor stall: Duration? = nil
     ) async throws -> [HTTPResponse.Status] {
         var statuses: [HTTPResponse.Status] = []
+        let sizes = [MemoryProbe.warmUpShare(of: size), size]
         let runs = try await MemoryProbe.peakGrowthOfTwoRuns { run in
+            let size = sizes[run - 1]
             let destination = folder.appending(path: "\(run).bin")
             let stalled = Mutex(stall == nil)
             let response = try await client.download(APIRequest<Void>.get("/testing/download/\(size)"), to: destination)
@@ -152,7 +154,7 @@ struct BodyLimitMemoryTests {
             try FileManager.default.removeItem(at: destination)
         }
         print(
-            "\(size >> 20) MiB download over \(transport)\(stall.map { ", writer stalled \($0)" } ?? ""): \(runs); "
+            "\(size >> 20) MiB download (\(sizes[0] >> 20) MiB to warm up) over \(transport)\(stall.map { ", writer stalled \($0)" } ?? ""): \(runs); "
                 + "last statuses \(statuses.map(\.code))")
         // Over URLSession, what FoundationNetworking queues for its delegate before a stopped transfer ends
         // depends on scheduling: 34–44 MiB on one machine, 46–79 MiB on another (same build, same test).

@@ -35,13 +35,17 @@ enum MemoryProbe {
 
     /// Peak growth on two runs of the same work. The first pays for what starts lazily (a transport's
     /// threads and pools, their allocator arenas, a server's caches, code touched for the first time), so
-    /// bounds are checked on the second.
+    /// bounds are checked on the second. What starts lazily does so in the first megabytes, so the first run
+    /// may move less (``warmUpShare``): a gibibyte measured twice took a minute per suite on 2 cores.
     struct TwoRuns: CustomStringConvertible, Sendable {
         let first: Growth
         let second: Growth
 
         var description: String { "\(first) on the first run, \(second) on the second" }
     }
+
+    /// How much of the measured run's work a warm-up run does: an eighth (128 MiB of a gibibyte).
+    static func warmUpShare(of amount: Int) -> Int { amount / 8 }
 
     /// Runs `work` twice (passing 1, then 2), measuring each run as ``peakGrowth(during:)`` does.
     static func peakGrowthOfTwoRuns(_ work: (_ run: Int) async throws -> Void) async rethrows -> TwoRuns {
