@@ -6,13 +6,17 @@ extension APIError {
     /// method and the URL (its secret query values and credentials redacted with ``Redaction/default``) and
     /// says what happened in words, made by the same classifier as the client's errors
     /// (``FailureContext/sending(_:fromTransport:)``), so a generated client that shows its transport's error
-    /// as it is reads `GET http://127.0.0.1:1/items failed — connection refused`, not a SwiftNIO dump.
+    /// as it is reads `GET http://127.0.0.1:1/items failed — transport failed: connection refused (while
+    /// sending)`, not a SwiftNIO dump.
     ///
-    /// A cancellation stays a `CancellationError`, and an ``APIError`` stays as it is. The error the transport
-    /// met is kept (``transportError``), so an ``APIClient`` maps it again with its own redaction and context,
-    /// and its errors are the same whichever transport threw.
+    /// A cancellation (the task's, or the transport's own `cancelled` error) is a `CancellationError`, and an
+    /// ``APIError`` stays as it is. The error the transport met is kept (``transportError``): an ``APIClient``'s
+    /// transport stage takes it back, so spans, retries, middleware and the client's own error see it as from
+    /// any other transport, redacted with the client's own policy.
     static func transportFailure(_ error: any Error, sending request: HTTPRequest, to baseURL: URL) -> any Error {
         if error is CancellationError || error is APIError { return error }
+        // `URLError(.cancelled)`, `HTTPClientError.cancelled`, or a failure because the task was cancelled.
+        if Task.isCancelled || TransportFailure.classify(error)?.kind == .cancelled { return CancellationError() }
         let context = FailureContext(
             request: request, baseURL: baseURL.textWithoutTrailingSlash, redaction: .default)
         var apiError = context.sending(error, fromTransport: true)

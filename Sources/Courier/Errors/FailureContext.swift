@@ -96,7 +96,11 @@ struct FailureContext: Sendable {
     static func describe(errorBody: any Sendable, redactedBody: [UInt8]?) -> String {
         if let described = errorBody as? any CustomStringConvertible { return described.description }
         guard let redactedBody, !redactedBody.isEmpty else { return "\(type(of: errorBody))" }
-        return apiMessage(in: redactedBody) ?? snippet(of: redactedBody, around: nil) ?? "\(type(of: errorBody))"
+        if let message = apiMessage(in: redactedBody) {
+            // On one line, and no longer than a body snippet.
+            return snippet(of: Array(message.utf8), around: nil) ?? message
+        }
+        return snippet(of: redactedBody, around: nil) ?? "\(type(of: errorBody))"
     }
 
     /// The message of a JSON error body, from the members APIs usually put it in.

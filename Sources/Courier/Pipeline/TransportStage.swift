@@ -49,15 +49,23 @@ struct TransportStage: Sendable {
         throw APIError(.timedOut, phase: .sending, message: "no response within the attempt's time limit of \(limit)")
     }
 
-    /// The transport's answer to `head`.
+    /// The transport's answer to `head`. A Courier transport's own error (an ``APIError`` it made with the
+    /// default redaction, for callers that show it as it is) is taken back to what the transport met, so that
+    /// everything above (spans, retry, middleware, the client's error) sees it as from any other transport
+    /// and redacts it with the client's own policy.
     @inline(__always)
     private func call(_ hop: Hop, head: HTTPRequest) async throws -> Arrival {
-        if let buffering {
-            let (response, body) = try await buffering.sendKeepingBuffers(head, body: hop.body, baseURL: hop.baseURL)
-            return Arrival(response: response, body: body)
+        do {
+            if let buffering {
+                let (response, body) = try await buffering.sendKeepingBuffers(
+                    head, body: hop.body, baseURL: hop.baseURL)
+                return Arrival(response: response, body: body)
+            }
+            let (response, body) = try await transport.send(
+                head, body: hop.body, baseURL: hop.baseURL, operationID: hop.plan.operationID)
+            return Arrival(response: response, body: body.map(ResponseBody.init))
+        } catch let error as APIError {
+            throw error.transportError ?? error
         }
-        let (response, body) = try await transport.send(
-            head, body: hop.body, baseURL: hop.baseURL, operationID: hop.plan.operationID)
-        return Arrival(response: response, body: body.map(ResponseBody.init))
     }
 }

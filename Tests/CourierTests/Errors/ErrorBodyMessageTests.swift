@@ -48,6 +48,14 @@ import Testing
         #expect(!message.contains("SECRET-TOKEN-1") && !message.contains("AnyError("), "\(message)")
     }
 
+    @Test func aLongMessageIsCutToASnippetOnOneLine() async throws {
+        let long = String(repeating: "x", count: 5_000)
+        let error = try await failure(#"{"message":"first line\nsecond \#(long)"}"#, as: AnyError.self)
+        let message = try #require(error?.message)
+        #expect(message.hasPrefix("first line second x"))
+        #expect(message.count <= APIError.snippetLimit + 1, "\(message.count) characters")
+    }
+
     @Test func aBodyTypeThatDescribesItselfIsShownByItsDescription() async throws {
         let error = try await failure(#"{"code":42,"message":"ignored"}"#, as: Described.self)
         #expect(error?.message == "code 42")

@@ -157,6 +157,17 @@ import Testing
         #expect(starts(machine.validToken(2, as: "b", now: .seconds(5), date: date(5)), replacing: machine.token))
     }
 
+    @Test func aSecondAttachAndALeaveAfterAFailureChangeNothing() {
+        var machine = machine(nil)
+        _ = machine.validToken(1, as: "a", now: .zero, date: date(0))
+        machine.attach(7)
+        machine.attach(8)
+        #expect(machine.runningWork == 7, "the refresh that started is the one kept")
+        _ = machine.finish(.failure(Unavailable()), now: .zero, date: date(0))
+        #expect(machine.leave(1) == nil)
+        #expect(machine.runningWork == nil)
+    }
+
     @Test func attachingWithoutARefreshUnderWayKeepsNothing() {
         var machine = machine(nil)
         machine.attach(7)

@@ -55,4 +55,27 @@ import Testing
         #expect(try await store.validToken().value == "fresh")
         #expect(started.load(ordering: .relaxed) == 1, "the token came from the one refresh")
     }
+
+    @Test func aRefreshStillRunningWhenTheStoreGoesAwayIsCancelled() async throws {
+        let started = Atomic<Bool>(false)
+        let cancelled = Atomic<Bool>(false)
+        let (gate, _) = AsyncStream<Void>.makeStream()
+        var store: TokenStore? = TokenStore(token: nil) { _ in
+            started.store(true, ordering: .relaxed)
+            await withTaskCancellationHandler {
+                for await _ in gate {}
+            } onCancel: {
+                cancelled.store(true, ordering: .relaxed)
+            }
+            throw CancellationError()
+        }
+        let caller = Task { [store] in try await store?.validToken() }
+        try await eventually("the refresh started") { started.load(ordering: .relaxed) }
+        caller.cancel()
+        _ = await caller.result
+        let cancelledEarly = cancelled.load(ordering: .relaxed)
+        #expect(!cancelledEarly, "the refresh outlives the callers that left")
+        store = nil
+        try await eventually("the refresh was cancelled with its store") { cancelled.load(ordering: .relaxed) }
+    }
 }

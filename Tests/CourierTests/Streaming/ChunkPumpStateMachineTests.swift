@@ -43,15 +43,15 @@ import Testing
             Issue.record("the buffer was not full at its capacity")
             return
         }
-        let waits1 = machine.waitForRoom("producer")
-        #expect(waits1)
+        let producerWaits1 = machine.waitForRoom("producer")
+        #expect(producerWaits1)
         // Taking one makes room and wakes the producer; the rest come out in order.
         guard case .resume("c", .success("1"), wake: "producer") = machine.take("c") else {
             Issue.record("taking from a full buffer did not wake the producer")
             return
         }
-        let reads2 = machine.reading(now: .seconds(1))
-        #expect(reads2)
+        let readsOn2 = machine.reading(now: .seconds(1))
+        #expect(readsOn2)
         for index in 2...Machine.capacity {
             guard case .resume("c", .success(let chunk), wake: nil) = machine.take("c"), chunk == "\(index)" else {
                 Issue.record("chunk \(index) was not next")
@@ -64,8 +64,8 @@ import Testing
         var machine = machine()
         for index in 1...Machine.capacity { _ = machine.produced("\(index)") }
         _ = machine.take("c")  // before the producer came to wait
-        let waits3 = machine.waitForRoom("producer")
-        #expect(!waits3)
+        let producerWaits3 = machine.waitForRoom("producer")
+        #expect(!producerWaits3)
     }
 
     @Test func theIdleClockRunsOnlyWhileANetworkReadIsInProgress() {
@@ -73,8 +73,8 @@ import Testing
         #expect(machine.deadline(now: .seconds(3)) == .seconds(10))
         #expect(machine.timeOutIfIdle(now: .milliseconds(9_999)) == nil)
         _ = machine.produced("a")
-        let reads4 = machine.reading(now: .seconds(5))
-        #expect(reads4)
+        let readsOn4 = machine.reading(now: .seconds(5))
+        #expect(readsOn4)
         #expect(machine.deadline(now: .seconds(5)) == .seconds(15), "a chunk restarts the clock")
         // Full: waiting for room is not idleness, however long it lasts.
         for index in 2...Machine.capacity { _ = machine.produced("\(index)") }
@@ -82,8 +82,8 @@ import Testing
         #expect(machine.deadline(now: .seconds(100)) == .seconds(110))
         // Reading again restarts it.
         _ = machine.take("c")
-        let reads5 = machine.reading(now: .seconds(200))
-        #expect(reads5)
+        let readsOn5 = machine.reading(now: .seconds(200))
+        #expect(readsOn5)
         #expect(machine.timeOutIfIdle(now: .seconds(209)) == nil)
         guard let action = machine.timeOutIfIdle(now: .seconds(210)), case .failure(let error) = action.end else {
             Issue.record("a read idle for the whole timeout did not time out")
@@ -94,7 +94,7 @@ import Testing
         #expect(machine.deadline(now: .seconds(210)) == nil)
     }
 
-    @Test func aTimeoutWakesTheWaitingConsumerAfterTheBufferedChunksAreTaken() throws {
+    @Test func aTimeoutWakesTheWaitingConsumerAndEveryLaterOne() throws {
         var machine = machine()
         #expect(suspends(machine.take("c")))
         let timedOut = machine.timeOutIfIdle(now: .seconds(10))
@@ -120,19 +120,19 @@ import Testing
             Issue.record("a chunk after the end was not refused")
             return
         }
-        let reads6 = machine.reading(now: .seconds(1))
-        #expect(!reads6)
+        let readsOn6 = machine.reading(now: .seconds(1))
+        #expect(!readsOn6)
     }
 
     @Test func aFailureWhileTheProducerWaitsForRoomWakesItAndCancelsTheRead() {
         var machine = machine()
         for index in 1...Machine.capacity { _ = machine.produced("\(index)") }
-        let waits7 = machine.waitForRoom("producer")
-        #expect(waits7)
+        let producerWaits7 = machine.waitForRoom("producer")
+        #expect(producerWaits7)
         let action = machine.finish(.failure(Broken()))
         #expect(action.producer == "producer" && action.consumer == nil && action.cancelRead)
-        let waits8 = machine.waitForRoom("again")
-        #expect(!waits8, "a producer coming after the end does not wait")
+        let producerWaits8 = machine.waitForRoom("again")
+        #expect(!producerWaits8, "a producer coming after the end does not wait")
         // Buffered chunks still come out before the failure.
         for _ in 1...Machine.capacity { _ = machine.take("c") }
         guard case .resume("c", .failure(let error), nil) = machine.take("c") else {

@@ -118,6 +118,19 @@ import Testing
         #expect(again is ReadAheadExceeded)
     }
 
+    @Test func cancellingWhileTheTransferStopsFailsTheReaderThenTheCompletionEndsIt() {
+        var machine = Self.failing
+        _ = machine.received("200 OK")
+        _ = machine.received(bytes(9))  // past 8: stopping
+        #expect(suspends(machine.read("r")))
+        #expect(!machine.readerGoneNeedsCancel, "the transfer is already being stopped")
+        #expect(machine.cancel().reader == "r")
+        #expect(suspends(machine.read("again")), "a read after the cancellation waits for the completion")
+        guard let (reader, end) = machine.completed(with: nil, noResponse: NoResponse()).reader, reader == "again",
+            end is ReadAheadExceeded
+        else { return fail("the completion did not end the stopped transfer") }
+    }
+
     @Test func cancellingBeforeTheHeadFailsTheWaiterAndEveryLaterOne() {
         var machine = Self.suspending
         _ = machine.waitForHead("caller")

@@ -1,8 +1,10 @@
-import Courier
 import Foundation
 import HTTPTypes
 @_spi(Generated) import OpenAPIRuntime
+import Synchronization
 import Testing
+
+@testable import Courier
 
 /// Courier's transports say what went wrong themselves, so a generated client (which shows its transport's
 /// error as it is) reads the same plain words an ``APIClient`` does, with secrets redacted.
@@ -39,6 +41,50 @@ import Testing
         #expect(RetryPolicy.isTransientByDefault(underlying), "a refused connection is worth another attempt")
     }
 
+    /// A transport's error is judged by what the transport met: a failed TLS handshake or an unknown failure
+    /// is not retried, though the transport reports both as `.transport`.
+    @Test func retryJudgesATransportsErrorByWhatItMet() throws {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x")
+        let base = try #require(Self.refusing)
+        let refused = APIError.transportFailure(URLError(.cannotConnectToHost), sending: request, to: base)
+        let handshake = APIError.transportFailure(URLError(.secureConnectionFailed), sending: request, to: base)
+        struct Unknown: Error {}
+        let unknown = APIError.transportFailure(Unknown(), sending: request, to: base)
+        #expect((handshake as? APIError)?.kind == .transport && (unknown as? APIError)?.kind == .transport)
+        #expect(RetryPolicy.isTransientByDefault(refused))
+        #expect(!RetryPolicy.isTransientByDefault(handshake))
+        #expect(!RetryPolicy.isTransientByDefault(unknown))
+    }
+
+    /// Inside an `APIClient`, what a span records is redacted with the client's own policy, not the default
+    /// the transport alone knows: the transport's error is taken back to what it met.
+    @Test(arguments: courierTransports)
+    func middlewareInAClientSeesWhatTheTransportMet(transport: TransportUnderTest) async throws {
+        let witness = ErrorWitness()
+        let client = APIClient(
+            baseURL: try #require(Self.refusing), transport: transport.make(), middlewares: [witness])
+        _ = await #expect(throws: APIError.self) { try await client.send(APIRequest<Void>.get("/items")) }
+        let error = try #require(witness.seen.withLock { $0 })
+        #expect(!(error is APIError), "the transport's wrapper reached middleware: \(error)")
+    }
+
+    /// Keeps the error the next stage threw.
+    final class ErrorWitness: ClientMiddleware {
+        let seen = Mutex<(any Error)?>(nil)
+
+        func intercept(
+            _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+            next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+        ) async throws -> (HTTPResponse, HTTPBody?) {
+            do {
+                return try await next(request, body, baseURL)
+            } catch {
+                seen.withLock { $0 = error }
+                throw error
+            }
+        }
+    }
+
     @Test(arguments: courierTransports)
     func theClientMapsATransportsErrorAgainWithItsOwnRedaction(transport: TransportUnderTest) async throws {
         let client = APIClient(baseURL: try #require(Self.refusing), transport: transport.make()) {
@@ -60,7 +106,6 @@ import Testing
                 HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x"), body: nil,
                 baseURL: try #require(Self.refusing), operationID: "x")
         }
-        let error = await #expect(throws: (any Error).self) { try await task.value }
-        #expect(error is CancellationError || (error as? APIError)?.kind == .cancelled, "\(String(describing: error))")
+        await #expect(throws: CancellationError.self) { try await task.value }
     }
 }

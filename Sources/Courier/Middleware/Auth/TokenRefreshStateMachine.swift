@@ -12,13 +12,17 @@ import Foundation
 struct TokenRefreshStateMachine<Waiter, Work> {
     /// How the store judges expiry and limits refreshes (see ``TokenStore/init(token:expiryLeeway:maxRefreshes:per:retryAfterFailure:clock:refresh:)``).
     struct Policy {
+        /// How long before its expiry a token is refreshed (at most half its lifetime).
         var expiryLeeway: Duration
+        /// How many refreshes one `window` may hold.
         var maxRefreshes: Int
+        /// The window of `maxRefreshes`.
         var window: Duration
+        /// How long a failed refresh is reported to callers holding the same token before one is tried again.
         var retryAfterFailure: Duration
     }
 
-    fileprivate enum Refresh {
+    fileprivate enum Phase {
         /// No refresh is under way, and none failed recently.
         case idle
         /// A refresh of `replacing` runs (`work` is `nil` until it is attached); `waiting` are its callers.
@@ -31,7 +35,7 @@ struct TokenRefreshStateMachine<Waiter, Work> {
     private(set) var token: AuthToken?
     /// When ``token`` was obtained, to judge how early "shortly before it expires" is.
     private var obtainedAt: Date
-    private var refresh = Refresh.idle
+    private var phase = Phase.idle
     /// When the refreshes within the last window started.
     private var refreshTimes: [Duration] = []
     let policy: Policy
@@ -66,10 +70,10 @@ struct TokenRefreshStateMachine<Waiter, Work> {
         -> Action
     {
         if let token, token != stale, !isExpiring(token, date: date) { return .resume(waiter, .success(token)) }
-        switch refresh {
+        switch phase {
         case .running(let replacing, let work, var waiting):
             waiting[id] = waiter
-            refresh = .running(replacing: replacing, work: work, waiting: waiting)
+            phase = .running(replacing: replacing, work: work, waiting: waiting)
             return .suspend
         case .failed(let replacing, let error, let at) where replacing == stale && now - at < policy.retryAfterFailure:
             return .resume(waiter, .failure(error))
@@ -86,36 +90,36 @@ struct TokenRefreshStateMachine<Waiter, Work> {
             return .resume(waiter, .failure(error))
         }
         refreshTimes.append(now)
-        refresh = .running(replacing: stale, work: nil, waiting: [id: waiter])
+        phase = .running(replacing: stale, work: nil, waiting: [id: waiter])
         return .start(replacing: stale)
     }
 
     /// The refresh asked for by ``Action/start(replacing:)`` has started as `work`.
     mutating func attach(_ work: Work) {
-        guard case .running(let replacing, nil, let waiting) = refresh else { return }
-        refresh = .running(replacing: replacing, work: work, waiting: waiting)
+        guard case .running(let replacing, nil, let waiting) = phase else { return }
+        phase = .running(replacing: replacing, work: work, waiting: waiting)
     }
 
     /// Caller `id` stopped waiting (its task was cancelled): its waiter, to resume with a cancellation, if it
     /// was waiting. The refresh goes on.
     mutating func leave(_ id: UInt64) -> Waiter? {
-        guard case .running(let replacing, let work, var waiting) = refresh else { return nil }
+        guard case .running(let replacing, let work, var waiting) = phase else { return nil }
         let waiter = waiting.removeValue(forKey: id)
-        refresh = .running(replacing: replacing, work: work, waiting: waiting)
+        phase = .running(replacing: replacing, work: work, waiting: waiting)
         return waiter
     }
 
     /// The refresh ended: its token becomes the current one, or its failure is remembered for the token it
     /// was to replace. Returns the waiters to resume with `outcome`.
     mutating func finish(_ outcome: Result<AuthToken, any Error>, now: Duration, date: Date) -> [Waiter] {
-        guard case .running(let replacing, _, let waiting) = refresh else { return [] }
+        guard case .running(let replacing, _, let waiting) = phase else { return [] }
         switch outcome {
         case .success(let fresh):
             token = fresh
             obtainedAt = date
-            refresh = .idle
+            phase = .idle
         case .failure(let error):
-            refresh = .failed(replacing: replacing, error: error, at: now)
+            phase = .failed(replacing: replacing, error: error, at: now)
         }
         return Array(waiting.values)
     }
@@ -125,12 +129,12 @@ struct TokenRefreshStateMachine<Waiter, Work> {
     mutating func set(_ token: AuthToken?, date: Date) {
         self.token = token
         obtainedAt = date
-        if case .failed = refresh { refresh = .idle }
+        if case .failed = phase { phase = .idle }
     }
 
     /// The refresh under way, to cancel when the store goes away.
     var runningWork: Work? {
-        guard case .running(_, let work, _) = refresh else { return nil }
+        guard case .running(_, let work, _) = phase else { return nil }
         return work
     }
 
@@ -144,4 +148,4 @@ struct TokenRefreshStateMachine<Waiter, Work> {
 }
 
 extension TokenRefreshStateMachine: Sendable where Waiter: Sendable, Work: Sendable {}
-extension TokenRefreshStateMachine.Refresh: Sendable where Waiter: Sendable, Work: Sendable {}
+extension TokenRefreshStateMachine.Phase: Sendable where Waiter: Sendable, Work: Sendable {}

@@ -16,7 +16,13 @@ import Synchronization
 /// one holding that token, fails with ``APIError/Kind/authenticationFailed`` until ``set(_:)`` installs a
 /// token or a later refresh succeeds. At most `maxRefreshes` refreshes happen per `window`, so a server
 /// that rejects every token can't cause a refresh storm.
+///
+/// A refresh runs to its end even when every request waiting for it was cancelled (it may already have used
+/// a single-use refresh token): give the `refresh` closure a time limit of its own (an endpoint `timeout`),
+/// since until it ends, no other refresh starts. Only the store going away cancels it.
 public actor TokenStore {
+    // An actor since 0.1; its state is behind a lock (`State`), which cancellation handlers can take at once.
+
     /// Obtains a new token; receives the token being replaced (`nil` when there is none yet).
     public typealias Refresh = @Sendable (_ replacing: AuthToken?) async throws -> AuthToken
 

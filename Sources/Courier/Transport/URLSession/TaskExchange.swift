@@ -9,9 +9,10 @@ import Synchronization
 /// One request's life on a `URLSessionTask`: the response head it waits for, the body bytes it buffers for
 /// the reader (bounded), and its cancellation from any side.
 ///
-/// Every decision is made under one lock, and the `URLSessionTask.suspend()`/`resume()` calls the delegate and
-/// the reader decide are made under it too, so a suspension can never land after the resumption meant to undo
-/// it (a task suspended for good). A cancellation records the end first, so no later suspension or resumption
+/// Every decision is a ``TaskExchangeStateMachine`` transition under one lock, and the
+/// `URLSessionTask.suspend()`/`resume()` calls the delegate and the reader decide are made under it too, so a
+/// suspension can never land after the resumption meant to undo it (a task suspended for good); only the first
+/// `resume()`, which starts the task, follows its decision, as nothing suspends a task not started. A cancellation records the end first, so no later suspension or resumption
 /// follows it. Continuations are resumed outside the lock.
 ///
 /// The reader takes everything that waits in one chunk, so a reader that is slower per chunk than URLSession
