@@ -307,6 +307,9 @@ class Checker:
                 return response.status
         except urllib.error.HTTPError as error:
             return error.code
+        except (urllib.error.URLError, OSError) as error:  # no answer at all (refused, timed out): a failure
+            print(f"check_docs_site: {url}: {error}", file=sys.stderr)
+            return 599
 
     def follow(self, page, url, origin, label):
         """Follows a link as a reader's click does: the server must answer the URL (so a fresh load of it works
@@ -469,8 +472,14 @@ def main():
         print(f"check_docs_site: {site} is not a DocC static site (no index.html and data/)", file=sys.stderr)
         return 2
 
+    if arguments.screenshot and arguments.screenshot.exists():
+        arguments.screenshot.unlink()  # never reported from an earlier run
     checker = Checker(site, arguments.timeout)
-    started = checker.run(arguments.screenshot)
+    started = time.monotonic()
+    try:
+        started = checker.run(arguments.screenshot)
+    except Exception as error:  # the summary below is still printed, with this as a failure
+        checker.failures.append(f"the check itself failed: {type(error).__name__}: {error}")
     elapsed = time.monotonic() - started
 
     roles = {}
