@@ -6,10 +6,6 @@ extension FailureContext {
     /// in), cancellation of the calling task, a recognised network failure or timeout (see ``TransportFailure``),
     /// or any other failure of the transport or of a middleware.
     func sending(_ error: any Error, fromTransport: Bool) -> APIError {
-        if let apiError = TransportFailure.unwrapped(error) as? APIError, let raw = apiError.transportError {
-            // A Courier transport's error, made with the default redaction: mapped again, with this context.
-            return sending(raw, fromTransport: true)
-        }
         if var apiError = TransportFailure.unwrapped(error) as? APIError {
             if apiError.method == nil { apiError.method = request?.method }
             if apiError.url == nil { apiError.url = request.map { redaction.redact(url: baseURL + ($0.path ?? "")) } }

@@ -27,10 +27,6 @@ struct TransportFailure: Equatable {
     /// The meaning of `error`, or `nil` when it is not a recognised network failure.
     static func classify(_ error: any Error) -> TransportFailure? {
         let error = unwrapped(error)
-        if let apiError = error as? APIError {
-            // A Courier transport's own error is classified by what it met.
-            return apiError.transportError.flatMap(classify)
-        }
         if error is CancellationError { return TransportFailure(kind: .cancelled, reason: nil, isTransient: false) }
         if let urlError = error as? URLError { return classify(urlError) }
         if let posix = error as? POSIXError { return network(errno: posix.code.rawValue) }
@@ -46,11 +42,20 @@ struct TransportFailure: Equatable {
         return nil
     }
 
-    /// The error a transport threw, under any `ClientError` wrapping it.
+    /// The error a transport met: under any `ClientError` wrapping it (a generated client's middleware sees
+    /// those), and under the ``APIError`` a Courier transport makes of it for callers that show it as it is
+    /// (``APIError/transportFailure(_:sending:to:)``), so it is judged as any other transport's.
     static func unwrapped(_ error: any Error) -> any Error {
         var error = error
-        while let clientError = error as? ClientError { error = clientError.underlyingError }
-        return error
+        while true {
+            if let clientError = error as? ClientError {
+                error = clientError.underlyingError
+            } else if let met = (error as? APIError)?.transportError {
+                error = met
+            } else {
+                return error
+            }
+        }
     }
 
     private static func network(_ reason: String, transient: Bool = true) -> TransportFailure {

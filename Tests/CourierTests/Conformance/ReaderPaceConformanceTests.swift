@@ -67,8 +67,7 @@ import Testing
         let limit = 1024 * 1024
         let transport = StreamingURLSessionTransport(readAheadLimit: limit)
         let body = try await Self.get("/testing/endless", over: transport)
-        // Real time on purpose: the endless body outruns a reader that reads nothing.
-        try await Task.sleep(for: .seconds(2))
+        try await Task.sleep(for: .seconds(2))  // Real time on purpose: the endless body outruns an idle reader.
         var received = 0
         #if canImport(FoundationNetworking)
             let error = await #expect(throws: ReadAheadExceeded.self) {
@@ -92,8 +91,7 @@ import Testing
     func aCancelledReaderNeverSeesAShortBodyAsComplete(transport: TransportUnderTest) async throws {
         let count = 200_000
         let body = try await Self.get("/bytes/\(count)", over: transport.make())
-        // Real time on purpose: the whole body arrives from the network and waits unread.
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // Real time on purpose: the body arrives, unread.
         let outcome = await Task { () -> Result<Int, any Error> in
             withUnsafeCurrentTask { $0?.cancel() }
             do {

@@ -16,6 +16,12 @@ import Testing
         return .some(chunk)
     }
 
+    /// The failure `action` resumed `consumer` with (waking no producer), or `nil` for anything else.
+    func failure(_ action: Machine.TakeAction, to consumer: String) -> (any Error)? {
+        guard case .resume(consumer, .failure(let error), nil) = action else { return nil }
+        return error
+    }
+
     func suspends(_ action: Machine.TakeAction) -> Bool {
         guard case .suspend = action else { return false }
         return true
@@ -43,15 +49,15 @@ import Testing
             Issue.record("the buffer was not full at its capacity")
             return
         }
-        let producerWaits1 = machine.waitForRoom("producer")
-        #expect(producerWaits1)
+        let producerWaits = machine.waitForRoom("producer")
+        #expect(producerWaits)
         // Taking one makes room and wakes the producer; the rest come out in order.
         guard case .resume("c", .success("1"), wake: "producer") = machine.take("c") else {
             Issue.record("taking from a full buffer did not wake the producer")
             return
         }
-        let readsOn2 = machine.reading(now: .seconds(1))
-        #expect(readsOn2)
+        let readsAgain = machine.reading(now: .seconds(1))
+        #expect(readsAgain)
         for index in 2...Machine.capacity {
             guard case .resume("c", .success(let chunk), wake: nil) = machine.take("c"), chunk == "\(index)" else {
                 Issue.record("chunk \(index) was not next")
@@ -64,8 +70,8 @@ import Testing
         var machine = machine()
         for index in 1...Machine.capacity { _ = machine.produced("\(index)") }
         _ = machine.take("c")  // before the producer came to wait
-        let producerWaits3 = machine.waitForRoom("producer")
-        #expect(!producerWaits3)
+        let producerWaits = machine.waitForRoom("producer")
+        #expect(!producerWaits)
     }
 
     @Test func theIdleClockRunsOnlyWhileANetworkReadIsInProgress() {
@@ -73,8 +79,8 @@ import Testing
         #expect(machine.deadline(now: .seconds(3)) == .seconds(10))
         #expect(machine.timeOutIfIdle(now: .milliseconds(9_999)) == nil)
         _ = machine.produced("a")
-        let readsOn4 = machine.reading(now: .seconds(5))
-        #expect(readsOn4)
+        let readsAfterAChunk = machine.reading(now: .seconds(5))
+        #expect(readsAfterAChunk)
         #expect(machine.deadline(now: .seconds(5)) == .seconds(15), "a chunk restarts the clock")
         // Full: waiting for room is not idleness, however long it lasts.
         for index in 2...Machine.capacity { _ = machine.produced("\(index)") }
@@ -82,8 +88,8 @@ import Testing
         #expect(machine.deadline(now: .seconds(100)) == .seconds(110))
         // Reading again restarts it.
         _ = machine.take("c")
-        let readsOn5 = machine.reading(now: .seconds(200))
-        #expect(readsOn5)
+        let readsAfterRoom = machine.reading(now: .seconds(200))
+        #expect(readsAfterRoom)
         #expect(machine.timeOutIfIdle(now: .seconds(209)) == nil)
         guard let action = machine.timeOutIfIdle(now: .seconds(210)), case .failure(let error) = action.end else {
             Issue.record("a read idle for the whole timeout did not time out")
@@ -102,11 +108,7 @@ import Testing
         #expect(action.consumer == "c" && action.producer == nil && action.cancelRead)
         // A second ending changes nothing: the first wins.
         #expect(machine.finish(.success(())).consumer == nil)
-        guard case .resume("d", .failure(let error), nil) = machine.take("d") else {
-            Issue.record("a consumer after the timeout did not get it")
-            return
-        }
-        #expect(error is IdleTimeout)
+        #expect(failure(machine.take("d"), to: "d") is IdleTimeout, "a consumer after the timeout did not get it")
     }
 
     @Test func aCleanEndHandsOutWhatIsBufferedThenTheEnd() {
@@ -120,26 +122,22 @@ import Testing
             Issue.record("a chunk after the end was not refused")
             return
         }
-        let readsOn6 = machine.reading(now: .seconds(1))
-        #expect(!readsOn6)
+        let readsAfterTheEnd = machine.reading(now: .seconds(1))
+        #expect(!readsAfterTheEnd)
     }
 
     @Test func aFailureWhileTheProducerWaitsForRoomWakesItAndCancelsTheRead() {
         var machine = machine()
         for index in 1...Machine.capacity { _ = machine.produced("\(index)") }
-        let producerWaits7 = machine.waitForRoom("producer")
-        #expect(producerWaits7)
+        let producerWaits = machine.waitForRoom("producer")
+        #expect(producerWaits)
         let action = machine.finish(.failure(Broken()))
         #expect(action.producer == "producer" && action.consumer == nil && action.cancelRead)
-        let producerWaits8 = machine.waitForRoom("again")
-        #expect(!producerWaits8, "a producer coming after the end does not wait")
+        let lateProducerWaits = machine.waitForRoom("again")
+        #expect(!lateProducerWaits, "a producer coming after the end does not wait")
         // Buffered chunks still come out before the failure.
         for _ in 1...Machine.capacity { _ = machine.take("c") }
-        guard case .resume("c", .failure(let error), nil) = machine.take("c") else {
-            Issue.record("the failure did not follow the buffered chunks")
-            return
-        }
-        #expect(error is Broken)
+        #expect(failure(machine.take("c"), to: "c") is Broken, "the failure did not follow the buffered chunks")
     }
 
     @Test func aConsumerGoneEndsThePumpAndCancelsTheRead() {

@@ -24,8 +24,7 @@ func eventually(
             Issue.record("\(what) did not happen within \(limit)", sourceLocation: sourceLocation)
             throw WaitTimedOut()
         }
-        // Real time on purpose: what is awaited runs on the real clock (the network, another thread).
-        try await Task.sleep(for: pause)
+        try await Task.sleep(for: pause)  // Real time on purpose: what is awaited runs on the real clock.
         pause = min(pause * 2, .milliseconds(50))
     }
 }

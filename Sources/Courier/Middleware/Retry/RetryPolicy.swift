@@ -54,8 +54,6 @@ public struct RetryPolicy: Sendable {
     /// `isTransient: { RetryPolicy.isTransientByDefault($0) || $0 is MyGatewayError }`.
     public static func isTransientByDefault(_ error: any Error) -> Bool {
         if let apiError = TransportFailure.unwrapped(error) as? APIError {
-            // A Courier transport's own error is judged by what the transport met, as any other transport's.
-            if let raw = apiError.transportError { return TransportFailure.classify(raw)?.isTransient ?? false }
             return apiError.kind == .timedOut || apiError.kind == .transport
         }
         return TransportFailure.classify(error)?.isTransient ?? false
