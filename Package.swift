@@ -80,7 +80,7 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
-        // An independent implementation of the example APIs and of the test routes.
+        // An independent implementation of the example APIs (and the routes of the demo tour).
         // It never imports Courier, so a passing end-to-end test proves the wire format.
         .target(
             name: "CourierDemoServer",
@@ -93,6 +93,25 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "CCourierZlib",
             ],
+            swiftSettings: upcomingFeatures
+        ),
+        // The demo server with the routes that exist only for tests, and `courier-test-server`, which runs it
+        // in a process of its own for the memory suites. Never imports Courier either.
+        .target(
+            name: "CourierTestServer",
+            dependencies: [
+                "CourierDemoServer",
+                "CCourierZlib",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "courier-test-server",
+            dependencies: ["CourierTestServer", "CourierDemoServer"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
@@ -115,6 +134,7 @@ let package = Package(
                 "CourierTesting",
                 "CourierExamples",
                 "CourierDemoServer",
+                "CourierTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),

@@ -1,9 +1,10 @@
-import Hummingbird
+package import Hummingbird
 public import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// An in-process HTTP server for Courier's end-to-end tests and the `courier-demo` executable.
+/// An in-process HTTP server for the `courier-demo` executable and Courier's end-to-end tests: the example APIs
+/// and the routes of the demo tour. The tests' server, `CourierTestServer`, adds the routes only tests use.
 ///
 /// It is an independent implementation of the wire format: it never imports Courier.
 /// ```swift
@@ -13,6 +14,9 @@ import ServiceLifecycle
 /// await server.shutdown()
 /// ```
 public struct DemoServer: Sendable {
+    /// Adds a server's own routes and router middleware before the demo's (the test server's).
+    package typealias Routes = @Sendable (Router<DemoContext>) -> Void
+
     /// How long `shutdown()` lets in-flight requests finish before cancelling them.
     static let gracefulShutdownLimit: Duration = .seconds(2)
 
@@ -29,12 +33,19 @@ public struct DemoServer: Sendable {
         port: Int = 0,
         logLevel: Logger.Level = .warning
     ) async throws -> RunningDemoServer {
+        try await start(host: host, port: port, logLevel: logLevel, adding: nil)
+    }
+
+    /// ``start(host:port:logLevel:)`` serving `adding`'s routes besides the demo's.
+    package static func start(
+        host: String, port: Int, logLevel: Logger.Level, adding: Routes?
+    ) async throws -> RunningDemoServer {
         var logger = Logger(label: "CourierDemoServer")
         logger.logLevel = logLevel
 
         let startup = StartupSignal()
         let application = Application(
-            router: DemoRouter.make(),
+            router: DemoRouter.make(adding: adding),
             server: .http1(
                 configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(), OriginDateHandler()])),
             configuration: .init(address: .hostname(host, port: port)),

@@ -8,10 +8,6 @@ struct DemoState: Sendable {
     let envelope = EnvelopeStore()
     let formLogin = FormLoginStore()
     let flaky = FlakyCounters()
-    let concurrency = ConcurrencyTracker()
-    let pages = PaginationCounters()
     let downloads = DownloadCounters()
-    let cacheTests = CacheTestsOrigin.Store()
     let cache = CacheRoutes.Counters()
-    let events = EventStreamRoutes.Counters()
 }

@@ -39,6 +39,21 @@ public final class RunningDemoServer: Sendable {
         }
     }
 
+    /// Shuts the server down when this process's standard input ends (or can't be read), for a `serve`
+    /// command whose parent holds a pipe to it: the pipe ends when the parent exits, however it exits.
+    /// Standard input is read on a thread of its own, discarding what arrives, one `read` at a time, so that
+    /// a Ctrl-D after a typed line ends it too.
+    package func shutDownAtEndOfInput() {
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
+            Task { await self.shutdown() }
+        }
+    }
+
     /// `http://host:port`, or nil if `host` cannot be a URL host.
     static func baseURL(host: String, port: Int) -> URL? {
         let authorityHost = host.contains(":") ? "[\(host)]" : host

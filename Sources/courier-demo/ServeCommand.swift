@@ -30,24 +30,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let server = try await DemoServer.start(host: host, port: port)
-        if stopAtEndOfInput { Self.shutDownAtEndOfInput(server) }
+        if stopAtEndOfInput { server.shutDownAtEndOfInput() }
         let stop = stopAtEndOfInput ? "Ctrl-C or end of input to stop" : "Ctrl-C to stop"
         // Unbuffered, so that a supervisor reading a pipe sees the address at once.
         let line = "Courier demo server listening on \(server.baseURL.absoluteString) (\(stop))\n"
         FileHandle.standardOutput.write(Data(line.utf8))
         try await server.run()
-    }
-
-    /// Reads standard input on a thread of its own, discarding what arrives, and shuts `server` down when it
-    /// ends (or can't be read). One `read` at a time, so that a Ctrl-D after a typed line ends it too.
-    private static func shutDownAtEndOfInput(_ server: RunningDemoServer) {
-        Thread.detachNewThread {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = read(STDIN_FILENO, &buffer, buffer.count)
-                if count == 0 || (count < 0 && errno != EINTR) { break }
-            }
-            Task { await server.shutdown() }
-        }
     }
 }

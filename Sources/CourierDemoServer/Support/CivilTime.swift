@@ -1,17 +1,17 @@
 /// A UTC calendar date and time computed from epoch seconds without `Calendar` or `DateFormatter`, so
 /// the server's timestamps never depend on the machine's locale or time zone.
-struct CivilTime {
-    let year: Int
-    let month: Int
-    let day: Int
-    let hour: Int
-    let minute: Int
-    let second: Int
+package struct CivilTime {
+    package let year: Int
+    package let month: Int
+    package let day: Int
+    package let hour: Int
+    package let minute: Int
+    package let second: Int
     /// 0 for Sunday through 6 for Saturday.
-    let weekday: Int
+    package let weekday: Int
 
     /// The UTC date and time of `epochSeconds` (seconds since 1970-01-01T00:00:00Z).
-    init(epochSeconds: Int) {
+    package init(epochSeconds: Int) {
         let days = epochSeconds.floorDivided(by: 86_400)
         let secondOfDay = epochSeconds - days * 86_400
         hour = secondOfDay / 3600
@@ -31,7 +31,7 @@ struct CivilTime {
     }
 
     /// Seconds since the epoch of a UTC date and time (Hinnant's days_from_civil).
-    static func epochSeconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0)
+    package static func epochSeconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0)
         -> Int
     {
         let shiftedYear = month <= 2 ? year - 1 : year
@@ -44,17 +44,17 @@ struct CivilTime {
     }
 
     /// `2026-11-01T09:30:00Z`.
-    var iso8601: String {
+    package var iso8601: String {
         "\(year)-\(Self.pad(month))-\(Self.pad(day))T\(Self.pad(hour)):\(Self.pad(minute)):\(Self.pad(second))Z"
     }
 
     /// `2026-11-20 14:03:11`, Flickr's `datetaken`.
-    var dateAndTime: String {
+    package var dateAndTime: String {
         "\(year)-\(Self.pad(month))-\(Self.pad(day)) \(Self.pad(hour)):\(Self.pad(minute)):\(Self.pad(second))"
     }
 
     /// RFC 9110's IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`.
-    var imfFixdate: String {
+    package var imfFixdate: String {
         let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let time = "\(Self.pad(hour)):\(Self.pad(minute)):\(Self.pad(second))"
@@ -62,7 +62,7 @@ struct CivilTime {
     }
 
     /// RFC 850's obsolete form, `Sunday, 06-Nov-94 08:49:37 GMT`.
-    var rfc850: String {
+    package var rfc850: String {
         let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let time = "\(Self.pad(hour)):\(Self.pad(minute)):\(Self.pad(second))"

@@ -2,9 +2,9 @@
 /// (milliseconds after the first), so tests can check a client's concurrency and rate limits.
 ///
 /// A value type: its owner keeps it in a `Mutex`.
-struct ConcurrencyGauge: Encodable, Sendable {
+package struct ConcurrencyGauge: Encodable, Sendable {
     /// Arrival times kept at most; later arrivals are counted but not timed.
-    static let maximumArrivals = 10_000
+    package static let maximumArrivals = 10_000
 
     private(set) var inFlight = 0
     private(set) var maxInFlight = 0
@@ -12,12 +12,15 @@ struct ConcurrencyGauge: Encodable, Sendable {
     private(set) var arrivals: [Int] = []
     private var firstArrival: ContinuousClock.Instant?
 
+    /// A gauge with nothing counted.
+    package init() {}
+
     private enum CodingKeys: String, CodingKey {
         case inFlight, maxInFlight, total, arrivals
     }
 
     /// Records a request arriving at `now`; returns how many are in flight with it.
-    mutating func enter(at now: ContinuousClock.Instant) -> Int {
+    package mutating func enter(at now: ContinuousClock.Instant) -> Int {
         let first = firstArrival ?? now
         firstArrival = first
         if arrivals.count < Self.maximumArrivals {
@@ -30,7 +33,7 @@ struct ConcurrencyGauge: Encodable, Sendable {
     }
 
     /// Records a request finishing. A reset while requests were in flight never drives the count negative.
-    mutating func leave() {
+    package mutating func leave() {
         inFlight = max(0, inFlight - 1)
     }
 }

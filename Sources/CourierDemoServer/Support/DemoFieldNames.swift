@@ -1,8 +1,8 @@
-import HTTPTypes
+package import HTTPTypes
 
 extension HTTPField.Name {
     /// `Link` (RFC 8288), for pagination.
-    static let link = literal("Link")
+    package static let link = literal("Link")
     /// `X-Goog-Api-Key`, where Google APIs also accept the API key.
     static let googleAPIKey = literal("X-Goog-Api-Key")
     /// `X-RateLimit-Limit`: requests allowed in the current window.
@@ -15,22 +15,12 @@ extension HTTPField.Name {
     static let rateLimitUsed = literal("X-RateLimit-Used")
     /// `X-RateLimit-Resource`: the bucket the request counted against (`core` or `search`).
     static let rateLimitResource = literal("X-RateLimit-Resource")
-
-    /// The cache-tests suite's request number (`Req-Num`) and the fields its origin adds.
-    static let requestNumber = literal("Req-Num")
-    static let serverBaseURL = literal("Server-Base-Url")
-    static let serverRequestCount = literal("Server-Request-Count")
-    static let clientRequestCount = literal("Client-Request-Count")
-    static let serverNow = literal("Server-Now")
-    static let requestNumbers = literal("Request-Numbers")
-    /// `Last-Event-ID`: where a reconnecting event-stream client left off.
-    static let lastEventID = literal("Last-Event-ID")
     /// The `Date` a route wants sent instead of Hummingbird's (see ``OriginDateHandler``).
-    static let originDate = literal("Origin-Date")
+    package static let originDate = literal("Origin-Date")
 
     /// A field name written as a literal token. `init?` accepts every token, so the fallback is never
     /// taken; it only keeps this free of force unwraps.
-    private static func literal(_ name: StaticString) -> Self {
+    package static func literal(_ name: StaticString) -> Self {
         Self(name.description) ?? .via
     }
 }

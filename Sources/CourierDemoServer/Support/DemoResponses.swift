@@ -1,23 +1,25 @@
 import Foundation
-import Hummingbird
+package import Hummingbird
 
 /// Builders for the server's JSON and text responses.
-enum DemoResponses {
+package enum DemoResponses {
     /// `{"message": "<text>"}`, the body of every error and of `/status/{code}?body=json`.
-    struct Message: Encodable {
+    package struct Message: Encodable {
         let message: String
+
+        package init(message: String) { self.message = message }
     }
 
     /// A response whose body is `value` encoded as JSON (keys sorted, slashes unescaped), with
     /// `Content-Type: application/json`.
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    package static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return json(bytes: try encoder.encode(value), status: status)
     }
 
     /// A response whose body is `bytes`, already JSON, with `Content-Type: application/json`.
-    static func json(bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
+    package static func json(bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
             headers: [.contentType: "application/json"],
@@ -26,7 +28,7 @@ enum DemoResponses {
     }
 
     /// A response whose body is `text` encoded as UTF-8, with the given content type.
-    static func text(_ text: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
+    package static func text(_ text: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
             headers: [.contentType: contentType],
@@ -36,12 +38,14 @@ enum DemoResponses {
 }
 
 /// A request the server refuses with `400 Bad Request` and `{"message": "<message>"}`.
-struct BadRequest: HTTPResponseError {
-    let message: String
+package struct BadRequest: HTTPResponseError {
+    package let message: String
 
-    var status: HTTPResponse.Status { .badRequest }
+    package init(message: String) { self.message = message }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    package var status: HTTPResponse.Status { .badRequest }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         try DemoResponses.json(DemoResponses.Message(message: message), status: status)
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
-import Hummingbird
+package import Hummingbird
 
 /// The query items of a request, in order, names and values percent-decoded (`+` stays a plus sign).
-struct QueryItems {
+package struct QueryItems {
     /// The items in the order they appear; an item without `=` has an empty value.
-    let items: [(name: String, value: String)]
+    package let items: [(name: String, value: String)]
 
-    init(_ request: Request) {
+    package init(_ request: Request) {
         guard let query = RawRequestTarget(request).query, !query.isEmpty else {
             items = []
             return
@@ -20,13 +20,13 @@ struct QueryItems {
     }
 
     /// The value of the first item called `name`.
-    subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         items.first { $0.name == name }?.value
     }
 
     /// The integer value of `name`, `defaultValue` if absent; throws `BadRequest` if it is not an
     /// integer in `range`.
-    func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
+    package func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
         guard let text = self[name] else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
             throw BadRequest(message: "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound)")
@@ -35,7 +35,7 @@ struct QueryItems {
     }
 
     /// The integer value of `name`, nil if absent; throws `BadRequest` if it is not an integer in `range`.
-    func optionalInteger(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+    package func optionalInteger(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         self[name] == nil ? nil : try integer(name, default: 0, in: range)
     }
 

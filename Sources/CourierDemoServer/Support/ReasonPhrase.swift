@@ -1,10 +1,10 @@
-import HTTPTypes
+package import HTTPTypes
 
 /// Standard reason phrases by status code, spelled as SwiftNIO writes them on the status line
 /// (`413 Payload Too Large`, `422 Unprocessable Entity`), so a body's message matches the status line.
-enum ReasonPhrase {
+package enum ReasonPhrase {
     /// The status `code` with its standard phrase, or `Status <code>` for an unregistered code.
-    static func status(_ code: Int) -> HTTPResponse.Status {
+    package static func status(_ code: Int) -> HTTPResponse.Status {
         HTTPResponse.Status(code: code, reasonPhrase: phrases[code] ?? "Status \(code)")
     }
 

@@ -1,9 +1,9 @@
-import Hummingbird
+package import Hummingbird
 
 /// The server's origin as the client addressed it, for absolute URLs in `Link` headers.
-enum RequestOrigin {
+package enum RequestOrigin {
     /// `http://` plus the request's `Host` (`http://127.0.0.1:54321`); `http://localhost` without one.
-    static func of(_ request: Request) -> String {
+    package static func of(_ request: Request) -> String {
         "http://" + (request.head.authority ?? "localhost")
     }
 }

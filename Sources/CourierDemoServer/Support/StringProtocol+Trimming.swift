@@ -1,6 +1,6 @@
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return ""

@@ -22,7 +22,7 @@ import Testing
     }
 
     func client() async throws -> APIClient {
-        APIClient(baseURL: try await TestServers.demoURL())
+        APIClient(baseURL: try await TestServers.testServerURL())
     }
 
     @Test func cancelAllOfOneTypeLeavesTheOthers() async throws {

@@ -33,7 +33,7 @@ import Testing
     func anAllowedOriginGetsTheMiddlewareAndHeadersButNotTheDefaultQuery(transport: TransportUnderTest)
         async throws
     {
-        let demo = try await TestServers.demoURL()
+        let demo = try await TestServers.testServerURL()
         let other = try Self.otherOrigin(of: demo)
         let otherOrigin = try #require(Origin(other))
         let client = APIClient(
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func theBaseOriginOutsideTheBasePathGetsTheDefaultQuery() async throws {
-        let demo = try await TestServers.demoURL()
+        let demo = try await TestServers.testServerURL()
         let client = APIClient(baseURL: demo.appending(path: "api/v1")) { $0.defaultQuery = ["key": "k"] }
         let echo = try await client.send(APIRequest<Echo>.get(.url(demo.appending(path: "echo/elsewhere"))))
         #expect(echo.path == "/echo/elsewhere")
@@ -148,7 +148,7 @@ import Testing
     }
 
     @Test func aLinkToAnotherOriginIsFollowedOnlyWhenTheClientAllowsIt() async throws {
-        let demo = try await TestServers.demoURL()
+        let demo = try await TestServers.testServerURL()
         let other = try Self.otherOrigin(of: demo)
         let refusing = APIClient(baseURL: demo)
         var iterator = refusing.items(PagesElsewhere(origin: other)).makeAsyncIterator()

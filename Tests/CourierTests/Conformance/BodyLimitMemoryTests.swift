@@ -40,7 +40,7 @@ struct BodyLimitMemoryTests {
     func anOversizedBodyEndsAtTheLimitWithBoundedMemory(transport: TransportUnderTest, body: OversizedBody)
         async throws
     {
-        try await TestServers.withDemoServerProcess { base in
+        try await TestServers.withTestServerProcess { base in
             let client = APIClient(baseURL: base, transport: transport.make()) { $0.maxBodySize = 10 * 1024 * 1024 }
             try await expectBounded(body, over: transport, with: client)
         }
@@ -81,7 +81,7 @@ struct BodyLimitMemoryTests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "courier-1GiB-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await TestServers.withDemoServerProcess { base in
+        try await TestServers.withTestServerProcess { base in
             _ = try await expectBoundedDownload(
                 size, to: folder, over: transport,
                 with: APIClient(baseURL: base, transport: Self.downloading(transport)))
@@ -97,7 +97,7 @@ struct BodyLimitMemoryTests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "courier-stall-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await TestServers.withDemoServerProcess { base in
+        try await TestServers.withTestServerProcess { base in
             let client = APIClient(baseURL: base, transport: Self.downloading(.urlSession))
             let statuses = try await expectBoundedDownload(
                 1024 * 1024 * 1024, to: folder, over: .urlSession, with: client, stallingFor: .seconds(1))

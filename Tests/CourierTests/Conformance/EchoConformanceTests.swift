@@ -52,7 +52,7 @@ import Testing
     /// No encoding of `.` or `..` is safe (`%2E%2E` is `..` to WHATWG parsers and many servers): refused.
     @Test(arguments: [".", ".."])
     func dotSegmentsAreRefusedBeforeSending(segment: String) async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         let error = await #expect(throws: APIError.self) { try await client.send(EchoSegment(segment: segment)) }
         #expect(error?.kind == .invalidRequest)
         #expect(error?.phase == .building)
@@ -105,7 +105,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func basePathPrefixIsKept(transport: TransportUnderTest) async throws {
-        let base = try await TestServers.demoURL().appending(path: "echo/v1/")
+        let base = try await TestServers.testServerURL().appending(path: "echo/v1/")
         let echo = try await APIClient(baseURL: base, transport: transport.make()).send(
             APIRequest<Echo>.get("/things/\("a b")"))
         #expect(echo.path == "/echo/v1/things/a%20b")

@@ -157,7 +157,7 @@ import Testing
     @Suite(.timeLimit(.minutes(1))) struct TransportTimeoutTests {
         @Test func httpClientTransportsOwnTimeoutIsTimedOut() async throws {
             let transport = HTTPClientTransport(client: .shared, timeout: .milliseconds(200))
-            let client = APIClient(baseURL: try await TestServers.demoURL(), transport: transport)
+            let client = APIClient(baseURL: try await TestServers.testServerURL(), transport: transport)
             let error = await #expect(throws: APIError.self) {
                 try await client.send(APIRequest<Data>.get("/slow", query: ["ms": 3_000]))
             }

@@ -1,10 +1,11 @@
 import Courier
+import CourierDemoServer
 import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
 
-@testable import CourierDemoServer
+@testable import CourierTestServer
 
 /// Courier's ``HTTPCache`` against the http-tests/cache-tests suite (`../shared/vectors/http-cache`), run
 /// the way the suite's own engine runs it in a browser (see `CacheTestsOrigin` for the origin's side): each
@@ -66,7 +67,7 @@ struct HTTPCacheConformanceTests {
     func selectedTests() async throws {
         let ids = Set(
             (ProcessInfo.processInfo.environment["COURIER_CACHE_TESTS"] ?? "").split(separator: ",").map(String.init))
-        let base = try await TestServers.demoURL()
+        let base = try await TestServers.testServerURL()
         for test in Self.suites.flatMap(\.tests) where ids.contains(test.id) {
             print("\(test.id): \(await Self.run(test, base: base))")
         }
@@ -75,7 +76,7 @@ struct HTTPCacheConformanceTests {
     @Test func courierPassesAtLeastWhatTwoBrowsersPass() async throws {
         let tests = Self.suites.flatMap(\.tests)
         #expect(tests.count == 370)
-        let base = try await TestServers.demoURL()
+        let base = try await TestServers.testServerURL()
         var outcomes: [String: Outcome] = [:]
         await withTaskGroup(of: (String, Outcome).self) { group in
             var pending = tests.makeIterator()

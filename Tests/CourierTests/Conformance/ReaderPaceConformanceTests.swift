@@ -40,7 +40,7 @@ import Testing
     static func get(_ path: String, over transport: any ClientTransport) async throws -> HTTPBody {
         let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path)
         let (response, body) = try await transport.send(
-            request, body: nil, baseURL: try await TestServers.demoURL(), operationID: path)
+            request, body: nil, baseURL: try await TestServers.testServerURL(), operationID: path)
         #expect(response.status == .ok)
         return try #require(body)
     }

@@ -40,7 +40,7 @@ import XMLCoder
     }
 
     @Test func xmlRequestAndResponseRoundTrip() async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         #expect(try await client.send(GetXMLUser()) == XMLUser(login: "octocat", id: 583231))
         let created = try await client.send(CreateXMLUser(user: XMLUser(login: "ada & co", id: 7)))
         #expect(created == XMLUser(login: "ada & co", id: 7))
@@ -53,7 +53,7 @@ import XMLCoder
     }
 
     @Test func aClientWideBodyDecoderDecodesSuccessAndErrorBodies() async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL()) {
+        let client = APIClient(baseURL: try await TestServers.testServerURL()) {
             $0.bodyDecoder = XMLReader()
             $0.errorBody = S3Error.self
         }
@@ -69,7 +69,7 @@ import XMLCoder
     }
 
     @Test func xmlAsTheClientsDecoderViaAResponseBodyDecoderOnTheEndpoint() async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         let malformed = await #expect(throws: APIError.self) {
             try await client.send(APIRequest<XMLUser>.get("/testing/xml/user"))  // JSON decoder on XML
         }
@@ -103,7 +103,7 @@ import XMLCoder
     }
 
     @Test func prepareAdjustsTheRequestAndInspectCanReject() async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         let echo = try await client.send(Signed())
         #expect(echo.headers.contains { $0.first?.lowercased() == "x-signature" && $0.last == "sig:GET:/echo/signed" })
         let rejected = await #expect(throws: APIError.self) { try await client.send(Signed(reject: true)) }

@@ -21,7 +21,7 @@ import Testing
     struct Avatar: Decodable, Sendable { let url: String }
 
     func client() async throws -> APIClient {
-        APIClient(baseURL: try await TestServers.demoURL()) { $0.envelope = .successFlag }
+        APIClient(baseURL: try await TestServers.testServerURL()) { $0.envelope = .successFlag }
     }
 
     func logIn(_ client: APIClient, password: String = DemoCredentials.envelopePassword) async throws(APIError)
@@ -98,7 +98,7 @@ import Testing
     @Test func flickrStyleFailuresWithHTTP200AreLogicalErrors() async throws {
         struct Photos: Decodable, Sendable { let photos: Page }
         struct Page: Decodable, Sendable { let page: Int }
-        let client = APIClient(baseURL: try await TestServers.demoURL()) {
+        let client = APIClient(baseURL: try await TestServers.testServerURL()) {
             $0.envelope = FlickrStat()
             $0.defaultQuery = ["format": "json", "nojsoncallback": 1]
         }

@@ -46,7 +46,7 @@ enum ExampleBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         let file = Self.cassette(file: file, function: function)
         switch self {
         case .demoServer:
-            return try await TestServers.withFreshDemoServer { base in
+            return try await TestServers.withFreshTestServer { base in
                 guard CassetteTransport.Mode.fromEnvironment() == .record else {
                     return try await body(base, DefaultTransport.make())
                 }

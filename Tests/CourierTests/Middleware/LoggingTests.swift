@@ -14,7 +14,7 @@ import Testing
     /// Logging sees the credentials when it runs after (inside) the middleware that adds them.
     @Test func secretsNeverAppearInLogsOrCURL() async throws {
         let (logger, store) = RecordingLogHandler.logger()
-        let base = try await TestServers.demoURL()
+        let base = try await TestServers.testServerURL()
         let client = APIClient(
             baseURL: base,
             middlewares: [
@@ -57,7 +57,7 @@ import Testing
         let session = "SESSION-SECRET-4e1"
         let sessionField = try #require(HTTPField.Name("X-Session"))
         let client = APIClient(
-            baseURL: try await TestServers.demoURL(), middlewares: [.logging(logger, logsCURL: true)]
+            baseURL: try await TestServers.testServerURL(), middlewares: [.logging(logger, logsCURL: true)]
         ) {
             $0.redaction.queryNames.insert("session")
             $0.redaction.headerNames.insert(sessionField)
@@ -90,7 +90,7 @@ import Testing
         let (base, store) = RecordingLogHandler.logger()
         var logger = base
         logger[metadataKey: "tenant"] = "acme"
-        let client = APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.logging(logger)])
+        let client = APIClient(baseURL: try await TestServers.testServerURL(), middlewares: [.logging(logger)])
         _ = try await client.send(APIRequest<String>.get("/text"))
         #expect(store.all.count == 2)
         #expect(store.all.allSatisfy { "\($0.metadata["tenant"] ?? "")" == "acme" })
@@ -98,7 +98,7 @@ import Testing
 
     @Test func nothingIsFormattedWhenTheLoggerIsQuiet() async throws {
         let (logger, store) = RecordingLogHandler.logger(level: .error)
-        let client = APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.logging(logger)])
+        let client = APIClient(baseURL: try await TestServers.testServerURL(), middlewares: [.logging(logger)])
         _ = try await client.send(APIRequest<String>.get("/text"))
         #expect(store.all.isEmpty)
     }

@@ -15,13 +15,13 @@ import Testing
     func client(_ policy: RetryPolicy = quick, clock: any Clock<Duration> = ContinuousClock()) async throws
         -> APIClient
     {
-        APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.retry(policy)]) { $0.clock = clock }
+        APIClient(baseURL: try await TestServers.testServerURL(), middlewares: [.retry(policy)]) { $0.clock = clock }
     }
 
     func key() -> String { "retry-\(UUID().uuidString)" }
 
     func serverAttempts(_ key: String) async throws -> Int {
-        try await APIClient(baseURL: try await TestServers.demoURL())
+        try await APIClient(baseURL: try await TestServers.testServerURL())
             .send(APIRequest<Attempts>.get("/testing/flaky/\(key)/attempts")).attempts
     }
 

@@ -28,13 +28,14 @@ import Testing
     }
 
     func stats(_ key: String) async throws -> Stats {
-        try await APIClient(baseURL: try await TestServers.demoURL())
+        try await APIClient(baseURL: try await TestServers.testServerURL())
             .send(APIRequest<Stats>.get("/testing/concurrency/\(key)/stats"))
     }
 
     @Test func atMostTwoInFlightAcrossTwentyCalls() async throws {
         let key = "throttle-\(UUID().uuidString)"
-        let client = APIClient(baseURL: try await TestServers.demoURL(), middlewares: [.throttle(maxConcurrent: 2)])
+        let client = APIClient(
+            baseURL: try await TestServers.testServerURL(), middlewares: [.throttle(maxConcurrent: 2)])
         try await run(20, key: key, through: client, delayMs: 50)
         let stats = try await stats(key)
         #expect(stats.total == 20)

@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func fiftyConcurrentRequestsWithAnExpiredTokenShareOneRefresh() async throws {
-        try await TestServers.withFreshDemoServer { base in
+        try await TestServers.withFreshTestServer { base in
             let plain = APIClient(baseURL: base)
             // A token that expires as it is issued (the server's clock), so the first use is a 401.
             let grant = try await logIn(plain, ttl: 0)
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func failingRefreshFailsEveryoneClearlyWithABoundedNumberOfRefreshCalls() async throws {
-        try await TestServers.withFreshDemoServer { base in
+        try await TestServers.withFreshTestServer { base in
             let plain = APIClient(baseURL: base)
             let grant = try await logIn(plain, ttl: 0)
             let store = TokenStore(
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func aServerThatAlwaysAnswers401CausesNoLoop() async throws {
-        try await TestServers.withFreshDemoServer { base in
+        try await TestServers.withFreshTestServer { base in
             let plain = APIClient(baseURL: base)
             let refreshes = Atomic<Int>(0)
             let store = TokenStore(token: AuthToken(value: "first")) { _ in

@@ -59,7 +59,7 @@ import Testing
 
     @Test(arguments: [Query(), ["relative": 1]])
     func fivePagesOfTwentyAreExactlyOneHundredItemsInFiveRequests(flags: Query) async throws {
-        try await TestServers.withFreshDemoServer { base in
+        try await TestServers.withFreshTestServer { base in
             let client = APIClient(baseURL: base)
             var ids: [Int] = []
             for try await item in client.items(LinkedItems(flags: flags)) { ids.append(item.id) }
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func stoppingAfterThirtyItemsSendsTwoRequests() async throws {
-        try await TestServers.withFreshDemoServer { base in
+        try await TestServers.withFreshTestServer { base in
             let client = APIClient(baseURL: base)
             var count = 0
             for try await _ in client.items(LinkedItems()) {
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func aRepeatedNextLinkEndsTheSequence() async throws {
-        try await TestServers.withFreshDemoServer { base in
+        try await TestServers.withFreshTestServer { base in
             let client = APIClient(baseURL: base)
             var pages = 0
             for try await _ in client.pages(LinkedItems(flags: ["repeat": 1])) { pages += 1 }
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func cursorAndPageNumberAPIs() async throws {
-        try await TestServers.withFreshDemoServer { base in
+        try await TestServers.withFreshTestServer { base in
             let client = APIClient(baseURL: base)
             var cursorIDs: [Int] = []
             for try await item in client.items(CursorItems()) { cursorIDs.append(item.id) }
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func maxPagesCapsTheSequence() async throws {
-        try await TestServers.withFreshDemoServer { base in
+        try await TestServers.withFreshTestServer { base in
             let client = APIClient(baseURL: base)
             var ids: [Int] = []
             for try await item in client.items(NumberedItems(), maxPages: 2) { ids.append(item.id) }
@@ -123,7 +123,7 @@ import Testing
                 URL(string: "https://elsewhere.example/steal?key=SECRET").map { .link($0) }
             }
         }
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         var iterator = client.pages(Elsewhere()).makeAsyncIterator()
         _ = try await iterator.next()
         let error = await #expect(throws: APIError.self) { _ = try await iterator.next() }
@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func cancellingTheIteratingTaskEndsItAsCancelled() async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         let task = Task {
             var count = 0
             for try await _ in client.items(NumberedItems()) {

@@ -77,7 +77,7 @@ import Testing
         var request = APIRequest<String>.get("/testing/xml/buckets/photos")
         request.decoder = BodyFormatTests.XMLReader()
         request.errorBody = Strict.self
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         let error = await #expect(throws: APIError.self) { try await client.send(request) }
         #expect(error?.kind == .unacceptableStatus)
         #expect(error?.underlyingError is DecodingError, "the decoder's reason was thrown away")
@@ -87,7 +87,7 @@ import Testing
 
     /// A 400 whose body is the client's envelope reporting a failure: the envelope's error is the API error.
     @Test func anEnvelopesErrorOnAnErrorStatusIsTheAPIError() async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL()) { $0.envelope = .successFlag }
+        let client = APIClient(baseURL: try await TestServers.testServerURL()) { $0.envelope = .successFlag }
         let malformed = APIRequest<String>.post("/envelope/login", body: .text("not json"))
         let error = await #expect(throws: APIError.self) { try await client.send(malformed) }
         #expect(error?.kind == .apiError)

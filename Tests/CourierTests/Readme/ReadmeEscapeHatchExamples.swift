@@ -54,7 +54,7 @@ enum ReadmeEscapeHatchExamples {
     struct Echo: Decodable { let path: String }
 
     @Test func rawPathsSegmentsAndAbsoluteURLsReachTheServerAsWritten() async throws {
-        let demo = try await TestServers.demoURL()
+        let demo = try await TestServers.testServerURL()
         let client = ReadmeEscapeHatchExamples.storageClient(baseURL: demo.appending(path: "echo"))
         let manifest = try await client.send(
             ReadmeEscapeHatchExamples.GetManifest(repository: "library/swift", reference: "6.0 slim"))

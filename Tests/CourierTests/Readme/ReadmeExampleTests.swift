@@ -29,10 +29,10 @@ enum Readme {
 
 @Suite(.timeLimit(.minutes(1))) struct ReadmeExampleTests {
     @Test func firstExampleRunsAgainstTheDemoServer() async throws {
-        let user = try await Readme.showUser("octocat", baseURL: try await TestServers.demoURL())
+        let user = try await Readme.showUser("octocat", baseURL: try await TestServers.testServerURL())
         #expect(user.login == "octocat")
         let error = await #expect(throws: APIError.self) {
-            try await Readme.showUser("no/body", baseURL: try await TestServers.demoURL())
+            try await Readme.showUser("no/body", baseURL: try await TestServers.testServerURL())
         }
         #expect(error?.kind == .apiError)
         #expect(error?.errorBody(as: Readme.GitHubError.self)?.message == "Not Found")

@@ -1,5 +1,4 @@
 import Courier
-import CourierDemoServer
 import Foundation
 import Testing
 
@@ -8,7 +7,7 @@ import Testing
     typealias Examples = ReadmeFeatureExamples
 
     @Test func paginationStopsAfterFiftyItems() async throws {
-        try await TestServers.withFreshDemoServer { base in
+        try await TestServers.withFreshTestServer { base in
             let repositories = try await Examples.firstFifty(APIClient(baseURL: base))
             #expect(repositories.count == 50)
         }
@@ -16,14 +15,14 @@ import Testing
 
     @Test func envelopeFailuresAreLogicalErrors() async throws {
         let error = await #expect(throws: APIError.self) {
-            try await Examples.articles(baseURL: try await TestServers.demoURL(), token: "not-a-token")
+            try await Examples.articles(baseURL: try await TestServers.testServerURL(), token: "not-a-token")
         }
         #expect(error?.kind == .logicalError)
         #expect(error?.errorBody(as: SuccessFlagEnvelope.ErrorInfo.self)?.errorCode == 1002)
     }
 
     @Test func xmlAndHooksAndMultipartAndDownloads() async throws {
-        let base = try await TestServers.demoURL()
+        let base = try await TestServers.testServerURL()
         let client = APIClient(baseURL: base)
         #expect(try await client.send(Examples.CreateUser(user: .init(login: "ada", id: 3))).login == "ada")
         #expect(try await client.send(Examples.SignedEcho()).count > 0)

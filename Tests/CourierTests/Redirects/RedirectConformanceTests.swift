@@ -81,7 +81,7 @@ import Testing
     func aChainThatLeavesTheOriginAndComesBackGetsOnlyTheMiddlewareCredentialsBack(transport: TransportUnderTest)
         async throws
     {
-        let demo = try await TestServers.demoURL()
+        let demo = try await TestServers.testServerURL()
         let other = try await TestServers.secondOriginURL()
         let back =
             other.absoluteString + "/redirect/to?url=" + ASCIIPercentEncoding.encode(demo.absoluteString + "/echo/back")
@@ -183,7 +183,7 @@ import Testing
     /// The demo server's own edges: a chain of no redirects is the final response, and a count that is not
     /// one is a clear `400`, not a redirect.
     @Test func aChainOfNoRedirectsEndsAtOnceAndABadCountIsABadRequest() async throws {
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         let none = try await client.response(APIRequest<String>.get("/redirect/count/0"))
         #expect(none.status == .ok)
         #expect(none.redirects.isEmpty)

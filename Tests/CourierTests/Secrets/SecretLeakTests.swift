@@ -64,7 +64,7 @@ import Testing
             var middlewares: [any ClientMiddleware] = [.logging(logger, logsCURL: true)]
             var configuration = APIClient.Configuration()
             credential.apply(to: &middlewares, &configuration)
-            let demo = try await TestServers.demoURL()
+            let demo = try await TestServers.testServerURL()
             let base = failure == .connectionRefused ? try #require(URL(string: "http://127.0.0.1:1")) : demo
             let client = APIClient(baseURL: base, transport: transport.make(), middlewares: middlewares) {
                 $0 = configuration

@@ -20,7 +20,7 @@ struct RecordStreamMemoryTests {
 
     @Test(arguments: TransportUnderTest.all)
     func aGibibyteOfJSONLinesIsReadWithBoundedMemory(transport: TransportUnderTest) async throws {
-        try await TestServers.withDemoServerProcess { base in
+        try await TestServers.withTestServerProcess { base in
             let client = APIClient(baseURL: base, transport: transport.make())
             let runs = try await MemoryProbe.peakGrowthOfTwoRuns { run in
                 // The warm-up reads an eighth; the measured run the whole gibibyte.

@@ -1,20 +1,22 @@
 import CourierDemoServer
+import CourierTestServer
 import Foundation
 
-/// The real servers the end-to-end tests talk to: demo servers on loopback addresses (127.0.0.1, and 127.0.0.2
-/// for a second origin), in this process or in a child process of their own, and httpbin wherever
-/// `COURIER_HTTPBIN_URL` says (`scripts/test` starts it on 127.0.0.1).
+/// The real servers the end-to-end tests talk to: test servers (``TestServer``: the demo server's example APIs
+/// and the routes that exist only for tests) on loopback addresses (127.0.0.1, and 127.0.0.2 for a second
+/// origin), in this process or in a child process of their own, and httpbin wherever `COURIER_HTTPBIN_URL`
+/// says (`scripts/test` starts it on 127.0.0.1).
 enum TestServers {
-    /// One in-process demo server for the whole test run, started on first use on a free port.
-    private static let demo = Task { try await DemoServer.start() }
+    /// One in-process test server for the whole test run, started on first use on a free port.
+    private static let shared = Task { try await TestServer.start() }
 
-    /// The demo server's base URL, starting it if needed.
-    static func demoURL() async throws -> URL { try await demo.value.baseURL }
+    /// The test server's base URL, starting it if needed.
+    static func testServerURL() async throws -> URL { try await shared.value.baseURL }
 
-    /// A second demo server on another loopback address (127.0.0.2): another origin, for redirect tests.
-    private static let secondOrigin = Task { try await DemoServer.start(host: "127.0.0.2") }
+    /// A second test server on another loopback address (127.0.0.2): another origin, for redirect tests.
+    private static let secondOrigin = Task { try await TestServer.start(host: "127.0.0.2") }
 
-    /// The second demo server's base URL, starting it if needed.
+    /// The second test server's base URL, starting it if needed.
     static func secondOriginURL() async throws -> URL { try await secondOrigin.value.baseURL }
 
     /// httpbin under gunicorn, started by `scripts/test` (or CI) and named by `COURIER_HTTPBIN_URL`.
@@ -36,9 +38,9 @@ enum TestServers {
 }
 
 extension TestServers {
-    /// Runs `body` against a demo server of its own, for tests that read the server's counters.
-    static func withFreshDemoServer<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let server = try await DemoServer.start()
+    /// Runs `body` against a test server of its own, for tests that read the server's counters.
+    static func withFreshTestServer<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let server = try await TestServer.start()
         do {
             let result = try await body(server.baseURL)
             await server.shutdown()
@@ -51,10 +53,10 @@ extension TestServers {
 }
 
 extension TestServers {
-    /// Runs `body` against the demo server in a process of its own (`courier-demo serve`, built beside the
-    /// tests; see ``DemoServerProcess``), so that memory measured in this process is the client's alone.
-    static func withDemoServerProcess<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let server = try DemoServerProcess()
+    /// Runs `body` against the test server in a process of its own (`courier-test-server`, built beside the
+    /// tests; see ``TestServerProcess``), so that memory measured in this process is the client's alone.
+    static func withTestServerProcess<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let server = try TestServerProcess()
         defer { server.stop() }
         return try await body(server.baseURL)
     }

@@ -58,13 +58,14 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
 }
 
 extension TransportUnderTest {
-    /// A client for the shared demo server (``TestServers/demoURL()``) over this transport.
+    /// A client for the shared demo server (``TestServers/testServerURL()``) over this transport.
     func demoClient(
         middlewares: [any ClientMiddleware] = [], ownPool: Bool = false,
         configure: (inout APIClient.Configuration) -> Void = { _ in }
     ) async throws -> APIClient {
         APIClient(
-            baseURL: try await TestServers.demoURL(), transport: ownPool ? makeOwn() : make(), middlewares: middlewares,
+            baseURL: try await TestServers.testServerURL(), transport: ownPool ? makeOwn() : make(),
+            middlewares: middlewares,
             configure: configure)
     }
 }

@@ -50,7 +50,7 @@ struct CassetteTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         var base: URL?
         var issued: [String] = []
-        let recorded = try await TestServers.withFreshDemoServer { url in
+        let recorded = try await TestServers.withFreshTestServer { url in
             base = url
             return try await withCassette(
                 "examples", in: folder, mode: .record, recordingThrough: DefaultTransport.make()
@@ -109,7 +109,7 @@ struct CassetteTests {
     @Test func aMissNamesTheRequestAndTheNearestRecordedOne() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let base = try await TestServers.demoURL()
+        let base = try await TestServers.testServerURL()
         try await withCassette("miss", in: folder, mode: .record, recordingThrough: DefaultTransport.make()) {
             cassette in
             _ = try await APIClient(baseURL: base, transport: cassette).send(APIRequest<Data>.get("/users/octocat"))
@@ -272,7 +272,7 @@ struct CassetteTests {
     @Test func recordMissingAddsOnlyWhatIsNew() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let base = try await TestServers.demoURL()
+        let base = try await TestServers.testServerURL()
         let counting = CountingTransport(DefaultTransport.make())
         for _ in 0..<2 {
             try await withCassette("grow", in: folder, mode: .recordMissing, recordingThrough: counting) { cassette in

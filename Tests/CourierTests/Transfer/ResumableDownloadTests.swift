@@ -32,7 +32,7 @@ import Testing
         let size = 100 * 1024 * 1024
         let destination = try folder().appending(path: "big.bin")
         let seen = Mutex<(count: Int, last: TransferProgress?, monotonic: Bool)>((0, nil, true))
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         _ = try await client.download(APIRequest<Void>.get("/testing/download/\(size)"), to: destination) { progress in
             seen.withLock { state in
                 if let last = state.last, progress.completedBytes <= last.completedBytes { state.monotonic = false }
@@ -49,7 +49,7 @@ import Testing
         let size = 5 * 1024 * 1024 + 7
         let folder = try folder()
         let destination = folder.appending(path: "resumed.bin")
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         let error = await #expect(throws: APIError.self) {
             try await client.download(
                 APIRequest<Void>.get("/testing/download/\(size)", query: ["failAfter": 1_000_000]), to: destination)
@@ -72,7 +72,7 @@ import Testing
     @Test func aChangedResourceStartsOverInsteadOfAppending() async throws {
         let folder = try folder()
         let destination = folder.appending(path: "changed.bin")
-        let client = APIClient(baseURL: try await TestServers.demoURL())
+        let client = APIClient(baseURL: try await TestServers.testServerURL())
         let error = await #expect(throws: APIError.self) {
             try await client.download(
                 APIRequest<Void>.get("/testing/download/300000", query: ["failAfter": 100_000]), to: destination)
@@ -91,7 +91,7 @@ import Testing
 extension ResumableDownloadTests {
     @Test func aTimedOutDownloadLeavesNoFileBehind() async throws {
         let folder = try folder()
-        let client = APIClient(baseURL: try await TestServers.demoURL()) { $0.timeout = .milliseconds(300) }
+        let client = APIClient(baseURL: try await TestServers.testServerURL()) { $0.timeout = .milliseconds(300) }
         let error = await #expect(throws: APIError.self) {
             try await client.download(
                 APIRequest<Void>.get("/testing/download/\(2 * 1024 * 1024 * 1024 - 1)"),

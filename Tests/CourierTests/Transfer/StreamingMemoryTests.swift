@@ -21,7 +21,7 @@ struct StreamingMemoryTests {
     @Test func a200MiBMultipartUploadStreamsWithBoundedMemory() async throws {
         let file = try Self.writeFile(size: Self.size)
         defer { try? FileManager.default.removeItem(at: file) }
-        let client = APIClient(baseURL: try await TestServers.demoURL())  // the default transport streams
+        let client = APIClient(baseURL: try await TestServers.testServerURL())  // the default transport streams
         let runs = try await MemoryProbe.peakGrowthOfTwoRuns { _ in try await Self.upload(file, with: client) }
         print("200 MiB multipart upload (client and in-process server): \(runs)")
         for growth in [runs.first, runs.second] {

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// `GET /truncated`: declares `Content-Length: 1000`, sends 100 bytes, then closes the connection,
@@ -11,7 +12,7 @@ enum TruncatedRoute {
             let body = ResponseBody { writer in
                 try await writer.write(DeterministicBytes.chunk(at: 0, length: sentLength))
                 // Throwing from the body writer makes Hummingbird close the connection mid-body.
-                throw CutShort()
+                throw DeterministicBytes.CutShort()
             }
             return Response(
                 status: .ok,
@@ -20,7 +21,4 @@ enum TruncatedRoute {
             )
         }
     }
-
-    /// Ends the `/truncated` response early, on purpose.
-    struct CutShort: Error {}
 }

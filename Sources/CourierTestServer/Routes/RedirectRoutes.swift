@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// Redirects, for tests of how a client follows them. Every method is accepted; a request body is ignored.

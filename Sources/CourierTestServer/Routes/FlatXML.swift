@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Foundation
 
 /// A reader for the one XML shape the demo server accepts: a root element holding only simple child

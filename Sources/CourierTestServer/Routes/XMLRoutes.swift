@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// XML bodies, for clients with a non-JSON decoder (`Content-Type: application/xml; charset=utf-8`):

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// RFC 8288 `Link` pagination:

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// Streaming uploads: `POST|PUT /testing/upload` reads the body as it arrives, keeps none of it, and

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// `GET /status/{code}`: a response with any status code from 100 to 599.

@@ -64,7 +64,7 @@ enum DownloadRoute {
             let body = ResponseBody(contentLength: length) { [first] writer in
                 try await DeterministicBytes.write(count: sent, from: first, to: &writer)
                 // Throwing from the body writer makes Hummingbird close the connection mid-body.
-                if interrupted { throw TruncatedRoute.CutShort() }
+                if interrupted { throw DeterministicBytes.CutShort() }
                 try await writer.finish(nil)
             }
             return Response(status: status, headers: headers, body: body)

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Synchronization
 
 /// How many requests the `/testing/pages/*` routes have served on one server instance.

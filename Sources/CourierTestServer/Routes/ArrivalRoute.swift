@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 import Synchronization
 

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// `GET /bytes/{n}`: n bytes (0 ≤ n ≤ 2 GiB) where byte `i` is `UInt8(i % 251)`, as

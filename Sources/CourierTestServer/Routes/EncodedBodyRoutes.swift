@@ -1,4 +1,5 @@
 import CCourierZlib
+import CourierDemoServer
 import Hummingbird
 import NIOCore
 import Synchronization

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// `GET /drip?chunks=N&intervalMs=M&size=S[&tag=T]`: N chunks of S bytes (defaults 10, 100 ms, 10 bytes) with

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Synchronization
 
 /// A ``ConcurrencyGauge`` per `/testing/concurrency/{key}` on one server instance.

@@ -1,12 +1,11 @@
 import Foundation
 
-/// `courier-demo serve` running as a child process, stopped by ``stop()``.
+/// `courier-test-server` (``TestServer`` alone) running as a child process, stopped by ``stop()``.
 ///
-/// The child's standard input is a pipe from this process, and it runs with `--stop-at-end-of-input`: the
-/// pipe ends when this process exits, so the child stops even if this process crashes or is killed before
+/// The child's standard input is a pipe from this process, and it stops when its input ends: the pipe ends when this process exits, so the child stops even if this process crashes or is killed before
 /// ``stop()`` runs. Of its standard output, only the line with its address is read; nothing else is printed
 /// there, and draining the pipe on another thread would add to the memory the tests measure.
-final class DemoServerProcess {
+final class TestServerProcess {
     /// How long the child may take to print its address before it is killed.
     static let startLimit = 30
 
@@ -20,8 +19,7 @@ final class DemoServerProcess {
 
     init() throws {
         let output = Pipe()
-        process.executableURL = try BuiltProducts.executable("courier-demo")
-        process.arguments = ["serve", "--port", "0", "--stop-at-end-of-input"]
+        process.executableURL = try BuiltProducts.executable("courier-test-server")
         process.standardInput = input
         process.standardOutput = output
         let started = ContinuousClock.now
@@ -39,7 +37,7 @@ final class DemoServerProcess {
             let seconds = (ContinuousClock.now - started).components.seconds
             throw StartFailure(
                 description: """
-                    courier-demo serve printed no address in \(seconds) s (it is killed after \(Self.startLimit) s), \
+                    courier-test-server printed no address in \(seconds) s (it is killed after \(Self.startLimit) s), \
                     and ended with status or signal \(process.terminationStatus); it printed "\(line)"
                     """)
         }
@@ -61,7 +59,7 @@ final class DemoServerProcess {
         return text
     }
 
-    /// The URL in `Courier demo server listening on http://127.0.0.1:PORT (…)`.
+    /// The URL in `Courier test server listening on http://127.0.0.1:PORT (…)`.
     private static func address(in line: String) -> URL? {
         guard let start = line.range(of: "listening on ") else { return nil }
         return URL(string: String(line[start.upperBound...].prefix { $0 != " " && $0 != "\n" }))

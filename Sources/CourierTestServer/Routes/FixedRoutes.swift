@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// Responses that never vary: `GET /no-content` (204, no body), `GET /empty` (200, `Content-Length: 0`),

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// `GET /slow?ms=N[&tag=T]`: waits N milliseconds (default 2000, at most 60000), then answers

@@ -2,19 +2,17 @@ import Hummingbird
 
 /// Every counter family at once, for debugging and for tests that own their server instance:
 ///
-/// - `GET /testing/stats` → `{"auth": {…}, "envelope": {…}, "pages": {…}, "downloads": {…},
-///   "flakyKeys": n, "concurrencyKeys": n}` (the same objects the per-family stats routes return).
-/// - `POST /testing/stats/reset` → `204`, resetting every family: auth and envelope counters, page and
-///   download counters, all flaky and concurrency keys, and the GitHub-style rate limits. Tokens and short
-///   URLs are kept. Tests sharing a server should reset their own family (or key) instead.
+/// - `GET /testing/stats` → `{"auth": {…}, "envelope": {…}, "downloads": {…}, "flakyKeys": n}` (the same
+///   objects the per-family stats routes return).
+/// - `POST /testing/stats/reset` → `204`, resetting every family: auth, envelope and download counters, all
+///   flaky keys, and the GitHub-style rate limits. Tokens and short URLs are kept. Tests sharing a server
+///   should reset their own family (or key) instead.
 enum TestingStatsRoutes {
     struct AllStats: Encodable {
         let auth: FormLoginStore.Stats
         let envelope: ConcurrencyGauge
-        let pages: PaginationCounters.Counts
         let downloads: DownloadCounters.Counts
         let flakyKeys: Int
-        let concurrencyKeys: Int
     }
 
     static func add(to router: Router<DemoContext>, state: DemoState) {
@@ -22,16 +20,13 @@ enum TestingStatsRoutes {
             try DemoResponses.json(
                 AllStats(
                     auth: state.formLogin.stats, envelope: state.envelope.articleRequests,
-                    pages: state.pages.current, downloads: state.downloads.current,
-                    flakyKeys: state.flaky.keyCount, concurrencyKeys: state.concurrency.keyCount))
+                    downloads: state.downloads.current, flakyKeys: state.flaky.keyCount))
         }
         router.post("/testing/stats/reset") { _, _ in
             state.formLogin.resetStats()
             state.envelope.resetStats()
-            state.pages.reset()
             state.downloads.reset()
             state.flaky.reset()
-            state.concurrency.reset()
             state.gitHubRateLimits.reset()
             return Response(status: .noContent)
         }

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import Hummingbird
 
 /// Observes a client's concurrency and rate limits:

@@ -1,3 +1,4 @@
+import CourierDemoServer
 import HTTPTypes
 import Hummingbird
 
