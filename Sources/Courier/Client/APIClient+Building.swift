@@ -33,7 +33,7 @@ extension APIClient {
         do {
             path = try makePath(
                 routePath, for: route,
-                defaultQuery: target?.isBaseOrigin == false ? [:] : pipeline.configuration.defaultQuery)
+                defaultQuery: target?.isBaseOrigin == false ? [:] : pipeline.settings.requests.query)
             headerFields = mergedHeaders(route.headers)
             body = try makeBody(try route.body.storage, headerFields: &headerFields)
         } catch let error as APIError {
@@ -66,7 +66,7 @@ extension APIClient {
         -> (origin: Origin, isBaseOrigin: Bool)
     {
         func refuse(_ reason: String) -> APIError {
-            let shown = pipeline.configuration.redaction.redact(url: url.absoluteString)
+            let shown = pipeline.settings.redaction.redact(url: url.absoluteString)
             var error = APIError(.invalidRequest, phase: .building, message: "\(shown) \(reason)")
             error.method = method
             error.url = shown
@@ -78,7 +78,7 @@ extension APIClient {
         case .failure(let invalid): throw refuse(invalid.reason)
         }
         if origin == base.origin { return (origin, true) }
-        guard pipeline.configuration.allowedOrigins.contains(origin) else {
+        guard pipeline.settings.requests.allowedOrigins.contains(origin) else {
             throw refuse(
                 "is on \(origin), which is neither the base URL's origin (\(base.origin)) nor in allowedOrigins")
         }
@@ -98,13 +98,13 @@ extension APIClient {
         var writer = QueryWriter(
             prefix: path, firstSeparator: separator, capacity: 24 * (query.parameters.count + defaults.parameters.count)
         )
-        pipeline.configuration.queryEncoding.serialize(query.parameters, escaping: .unreserved, into: &writer)
+        pipeline.settings.requests.queryEncoding.serialize(query.parameters, escaping: .unreserved, into: &writer)
         if !defaults.isEmpty {
             let literalNames = literalQuery.map(Self.names(in:)) ?? []
             let remaining = defaults.parameters.lazy.filter {
                 !query.contains($0.name) && !literalNames.contains($0.name)
             }
-            pipeline.configuration.queryEncoding.serialize(remaining, escaping: .unreserved, into: &writer)
+            pipeline.settings.requests.queryEncoding.serialize(remaining, escaping: .unreserved, into: &writer)
         }
         return writer.string
     }
@@ -115,7 +115,7 @@ extension APIClient {
     }
 
     private func mergedHeaders(_ own: HTTPFields) -> HTTPFields {
-        var fields = pipeline.configuration.defaultHeaders
+        var fields = pipeline.settings.requests.headers
         if own.isEmpty { return fields }
         if fields.isEmpty { return own }
         for name in Set(own.lazy.map(\.name)) { fields[fields: name] = own[fields: name] }
@@ -129,12 +129,12 @@ extension APIClient {
         case .empty:
             return nil
         case .encodable(let value, let encoder):
-            let encoder = encoder ?? pipeline.configuration.jsonEncoder
+            let encoder = encoder ?? pipeline.settings.requests.jsonEncoder
             httpBody = HTTPBody(try encoder.encode(value))
             contentType = encoder.contentType
         case .form(let fields):
             var writer = QueryWriter(capacity: fields.parameters.count * 24)
-            pipeline.configuration.queryEncoding.serialize(fields.parameters, escaping: .form, into: &writer)
+            pipeline.settings.requests.queryEncoding.serialize(fields.parameters, escaping: .form, into: &writer)
             httpBody = HTTPBody(writer.bytes)
             contentType = "application/x-www-form-urlencoded; charset=utf-8"
         case .bytes(let data, let type):

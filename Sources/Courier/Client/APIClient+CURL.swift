@@ -17,6 +17,6 @@ extension APIClient {
             bytes = try? await Data(collecting: body, upTo: 1 << 20)
         }
         return request.cURLDescription(
-            baseURL: baseURL(for: request), body: bytes, redaction: pipeline.configuration.redaction)
+            baseURL: baseURL(for: request), body: bytes, redaction: pipeline.settings.redaction)
     }
 }

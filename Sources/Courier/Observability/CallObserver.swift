@@ -45,7 +45,7 @@ final class CallObserver: Sendable {
 
     /// Starts observing a call, or returns `nil` when neither a metrics backend nor a tracer is bootstrapped.
     static func start(route: some Route, request: HTTPRequest, client: APIClient) -> CallObserver? {
-        guard client.pipeline.configuration.reportsMetricsAndTraces else { return nil }
+        guard client.pipeline.settings.observability.reportsMetricsAndTraces else { return nil }
         // Metatype comparisons, not casts: a dynamic cast costs a thousand instructions, these a few.
         let factory = MetricsSystem.factory
         let metrics: (any MetricsFactory)? = type(of: factory) == NOOPMetricsHandler.self ? nil : factory
@@ -82,7 +82,7 @@ final class CallObserver: Sendable {
                 context: InstrumentationContext.current ?? .topLevel,
                 ofKind: .client)
             let url = client.fullURL(of: request)
-            let address = Address(url, redaction: client.pipeline.configuration.redaction)
+            let address = Address(url, redaction: client.pipeline.settings.redaction)
             // Built in one dictionary of the right size, then set once: a span's attribute subscript boxes
             // each value and the dictionary grew three times.
             var attributes = Self.requestAttributes(method: method, original: original, address: address, extra: 3)

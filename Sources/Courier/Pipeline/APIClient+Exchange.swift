@@ -203,10 +203,10 @@ extension APIClient {
     private func statusError(for route: some Route, _ delivery: Delivery) async -> APIError {
         let failure = failureContext(for: delivery)
         let response = delivery.response
-        let configuration = pipeline.configuration
+        let settings = pipeline.settings
         let data: Data?
         do {
-            data = try await delivery.collectBody(limit: min(configuration.maxBodySize, 1 << 20))
+            data = try await delivery.collectBody(limit: min(settings.limits.maxBodySize, 1 << 20))
         } catch {
             if Task.isCancelled { return failure.error(.cancelled, phase: .receiving, response: response) }
             data = nil
@@ -216,9 +216,8 @@ extension APIClient {
         }
         let endpoint = route as? any Endpoint
         let decoding = ErrorBodyDecoding(
-            type: route.errorBody ?? configuration.errorBody, endpointDecoder: endpoint?.decoder,
-            clientDecoder: configuration.bodyDecoder ?? configuration.jsonDecoder,
-            envelope: endpoint?.envelope ?? configuration.envelope)
+            type: route.errorBody ?? settings.responses.errorBody, endpointDecoder: endpoint?.decoder,
+            clientDecoder: settings.responses.decoder, envelope: endpoint?.envelope ?? settings.responses.envelope)
         switch decoding.decode(data) {
         case .decoded(let errorBody, let message):
             return failure.error(
@@ -238,7 +237,7 @@ extension APIClient {
     /// what went before (`trail`).
     func failureContext(for request: HTTPRequest, trail: Trail = Trail()) -> FailureContext {
         FailureContext(
-            request: request, baseURL: baseText(for: request), redaction: pipeline.configuration.redaction,
+            request: request, baseURL: baseText(for: request), redaction: pipeline.settings.redaction,
             trail: trail)
     }
 
@@ -259,7 +258,7 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
         let response = delivery.response
         let data: Data
         do {
-            data = try await delivery.collectBody(limit: client.pipeline.configuration.maxBodySize)
+            data = try await delivery.collectBody(limit: client.pipeline.settings.limits.maxBodySize)
         } catch {
             throw client.failureContext(for: delivery).receiving(error, response: response)
         }
@@ -270,11 +269,7 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
                 .rejected, phase: .inspecting, underlying: error, response: response, body: data)
         }
         do {
-            let context = ResponseContext(
-                response: response,
-                decoder: endpoint.decoder ?? client.pipeline.configuration.bodyDecoder
-                    ?? client.pipeline.configuration.jsonDecoder,
-                envelope: endpoint.envelope ?? client.pipeline.configuration.envelope)
+            let context = client.pipeline.settings.responses.context(for: endpoint, response: response)
             let value: E.Response
             if let shared = delivery.source.shared {
                 // Identical requests shared this response: it is decoded once per way of decoding.

@@ -29,12 +29,14 @@ final class Pipeline: Sendable {
     let transport: any ClientTransport
     /// The middleware, outermost first, as given.
     let middlewares: [any ClientMiddleware]
-    /// The configuration, as given.
+    /// The configuration, as given: only for ``APIClient/configuration``; the pipeline reads ``settings``.
     let configuration: APIClient.Configuration
+    /// The configuration grouped by concern, as every part of the pipeline reads it.
+    let settings: PipelineSettings
     /// In-flight requests of ``CancellableByType`` endpoints.
     let registry = RequestRegistry()
     /// The configuration's clock: every wait and time reading of the client's calls.
-    let time: TimeSource
+    var time: TimeSource { settings.limits.time }
 
     /// Stage 3, when the client has middleware.
     let middleware: MiddlewareStage?
@@ -57,24 +59,25 @@ final class Pipeline: Sendable {
         self.transport = transport
         self.middlewares = middlewares
         self.configuration = configuration
-        time = TimeSource(configuration.clock)
-        middleware = middlewares.isEmpty ? nil : MiddlewareStage(middlewares, redaction: configuration.redaction)
-        cookies = configuration.cookieJar.map(CookieStage.init)
+        let settings = PipelineSettings(configuration)
+        self.settings = settings
+        middleware = middlewares.isEmpty ? nil : MiddlewareStage(middlewares, redaction: settings.redaction)
+        cookies = settings.state.cookieJar.map(CookieStage.init)
         // Coalescing is always stage 5 (an endpoint may ask for it from a client that doesn't); a request that
         // doesn't coalesce starts after it (``network(_:)``).
-        var stages: [any PipelineStage] = [CoalescingStage(maxBodySize: configuration.maxBodySize)]
-        if let cache = configuration.cache {
-            stages.append(CacheStage(cache: cache, credentialFields: configuration.redaction.headerNames))
+        var stages: [any PipelineStage] = [CoalescingStage(maxBodySize: settings.limits.maxBodySize)]
+        if let cache = settings.state.cache {
+            stages.append(CacheStage(cache: cache, credentialFields: settings.redaction.headerNames))
         }
         if let cookies { stages.append(cookies) }
         self.stages = stages
-        last = TransportStage(transport, redaction: configuration.redaction, time: time)
+        last = TransportStage(transport, redaction: settings.redaction, time: settings.limits.time)
         recordsHeads = middleware != nil || cookies != nil
     }
 
     /// A new hop's ``MiddlewareContext``: the one place one is made.
     func makeContext() -> MiddlewareContext {
-        MiddlewareContext(redaction: configuration.redaction, baseOrigin: try? base.get().origin, time: time)
+        MiddlewareContext(redaction: settings.redaction, baseOrigin: try? base.get().origin, time: time)
     }
 
     /// Stages 3 to 8 for one hop.

@@ -8,7 +8,7 @@ import OpenAPIRuntime
 extension APIClient {
     /// Follows the redirects `first` starts until a response that is not one to follow.
     func followRedirects(from first: Delivery, body: HTTPBody?, plan: RequestPlan) async throws(APIError) -> Delivery {
-        let redaction = pipeline.configuration.redaction
+        let redaction = pipeline.settings.redaction
         var delivery = first
         var body = body
         var visited: Set<String> = ["\(first.request.method.rawValue) \(fullURL(of: first.request))"]

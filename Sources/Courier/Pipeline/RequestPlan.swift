@@ -24,21 +24,22 @@ struct RequestPlan: Sendable {
     var observer: CallObserver? = nil
 
     /// The plan for `route`, sent with `body` through `pipeline`, tracked as `key` and consumed as `Consumer`
-    /// consumes. The client's defaults are read field by field from the pipeline, never copied whole.
+    /// consumes. The client's defaults are read field by field from the pipeline's settings, never copied whole.
     @inline(__always)
     init<R: Route, Key: Route, Consumer: ResponseConsumer>(
         _ route: R, body: HTTPBody?, trackedAs key: Key, consumer: Consumer.Type, pipeline: Pipeline
     ) {
         operationID = route.operationID
-        timeout = route.timeout ?? pipeline.configuration.timeout
-        attemptTimeout = route.attemptTimeout ?? pipeline.configuration.attemptTimeout
+        let settings = pipeline.settings
+        timeout = route.timeout ?? settings.limits.timeout
+        attemptTimeout = route.attemptTimeout ?? settings.limits.attemptTimeout
         isTracked = key is any CancellableByType
-        acceptableStatuses = route.acceptableStatuses ?? pipeline.configuration.acceptableStatuses
-        redirectPolicy = route.redirectPolicy ?? pipeline.configuration.redirectPolicy
+        acceptableStatuses = route.acceptableStatuses ?? settings.responses.acceptableStatuses
+        redirectPolicy = route.redirectPolicy ?? settings.redirectPolicy
         // A stream is neither stored nor replayed.
-        cacheMode = Consumer.isStream ? .bypass : route.cacheMode ?? pipeline.configuration.cacheMode
+        cacheMode = Consumer.isStream ? .bypass : route.cacheMode ?? settings.state.cacheMode
         // Only a body-less GET or HEAD read whole can be shared.
         coalesces =
-            (route.coalesces ?? pipeline.configuration.coalescesRequests) && Consumer.isShareable && body == nil
+            (route.coalesces ?? settings.state.coalescesRequests) && Consumer.isShareable && body == nil
     }
 }

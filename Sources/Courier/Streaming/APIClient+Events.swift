@@ -34,7 +34,7 @@ extension APIClient {
         _ route: R, reconnecting policy: ReconnectPolicy = .default, idleTimeout: Duration? = nil
     ) -> ServerSentEvents {
         ServerSentEvents(
-            policy: policy, idleTimeout: idleTimeout, maxLineLength: pipeline.configuration.maxBodySize,
+            policy: policy, idleTimeout: idleTimeout, maxLineLength: pipeline.settings.limits.maxBodySize,
             time: pipeline.time
         ) {
             (lastEventID: String) async throws(APIError) -> OpenedStream in

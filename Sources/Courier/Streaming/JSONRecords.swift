@@ -27,9 +27,9 @@ extension APIClient {
         _ endpoint: E, format: RecordFormat = .jsonLines, maxRecordSize: Int? = nil, idleTimeout: Duration? = nil
     ) -> JSONRecords<E.Response> where E.Response: Decodable {
         JSONRecords(
-            format: format, maxRecordSize: maxRecordSize ?? pipeline.configuration.maxBodySize,
+            format: format, maxRecordSize: maxRecordSize ?? pipeline.settings.limits.maxBodySize,
             idleTimeout: idleTimeout,
-            decoder: endpoint.decoder ?? pipeline.configuration.bodyDecoder ?? pipeline.configuration.jsonDecoder,
+            decoder: pipeline.settings.responses.decoder(for: endpoint),
             time: pipeline.time
         ) { () async throws(APIError) -> OpenedStream in
             var (request, body) = try makeRequest(for: endpoint)
