@@ -14,12 +14,27 @@ extension APIError {
     /// transport stage takes it back, so spans, retries, middleware and the client's own error see it as from
     /// any other transport, redacted with the client's own policy.
     static func transportFailure(_ error: any Error, sending request: HTTPRequest, to baseURL: URL) -> any Error {
+        transportFailure(error, of: request, baseURL: baseURL) { $0.sending(error, fromTransport: true) }
+    }
+
+    /// What a Courier transport's response body throws when reading it fails: as
+    /// ``transportFailure(_:sending:to:)``, for the phase after `response` arrived (`… failed — transport
+    /// failed: connection reset by peer (while receiving)`).
+    static func transportFailure(
+        _ error: any Error, receiving response: HTTPResponse, of request: HTTPRequest, from baseURL: URL
+    ) -> any Error {
+        transportFailure(error, of: request, baseURL: baseURL) { $0.receiving(error, response: response) }
+    }
+
+    private static func transportFailure(
+        _ error: any Error, of request: HTTPRequest, baseURL: URL, describe: (FailureContext) -> APIError
+    ) -> any Error {
         if error is CancellationError || error is APIError { return error }
         // `URLError(.cancelled)`, `HTTPClientError.cancelled`, or a failure because the task was cancelled.
         if Task.isCancelled || TransportFailure.classify(error)?.kind == .cancelled { return CancellationError() }
         let context = FailureContext(
             request: request, baseURL: baseURL.textWithoutTrailingSlash, redaction: .default)
-        var apiError = context.sending(error, fromTransport: true)
+        var apiError = describe(context)
         apiError.transportError = error
         return apiError
     }

@@ -21,6 +21,8 @@ extension FailureContext {
 
     /// Maps an error thrown while the body was read.
     func receiving(_ error: any Error, response: HTTPResponse) -> APIError {
+        // What the transport met, under the error a Courier transport made of it for callers outside a client.
+        let error = TransportFailure.unwrapped(error)
         if let tooLarge = error as? BodyCollector.TooLarge {
             return self.error(.bodyTooLarge, phase: .receiving, message: tooLarge.description, response: response)
         }

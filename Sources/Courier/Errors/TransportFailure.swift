@@ -7,6 +7,7 @@ import OpenAPIRuntime
 #if canImport(AsyncHTTPClient)
     import AsyncHTTPClient
     import NIOCore
+    import NIOHTTP1
     import NIOPosix
 #endif
 
@@ -38,6 +39,7 @@ struct TransportFailure: Equatable {
             }
             if let channelError = error as? ChannelError { return classify(channelError) }
             if let clientError = error as? HTTPClientError { return classify(clientError) }
+            if let parserError = error as? HTTPParserError, parserError == .invalidEOFState { return network(cutShort) }
         #endif
         return nil
     }
@@ -96,9 +98,15 @@ struct TransportFailure: Equatable {
         case .cannotDecodeContentData, .cannotDecodeRawData: undecodable
         case .unknown where error.localizedDescription.hasPrefix("Error while processing content unencoding"):
             undecodable
+        // On Linux, libcurl's CURLE_PARTIAL_FILE: "transfer closed with 900 bytes remaining to read".
+        case .unknown where error.localizedDescription.hasPrefix("transfer closed with"):
+            network("\(cutShort) (\(error.localizedDescription))")
         default: nil
         }
     }
+
+    /// A body that ended before its declared length, or a connection closed in the middle of a chunked one.
+    private static let cutShort = "the connection closed before the body ended"
 
     private static let undecodable = TransportFailure(
         kind: .contentDecoding, reason: "URLSession could not decode the compressed body", isTransient: false)

@@ -98,6 +98,43 @@ import Testing
         #expect(error?.description.contains("SESSION-456") == false)
     }
 
+    /// A body cut short (the server declares 1,000 bytes, sends 100 and closes) fails as an ``APIError`` that
+    /// names the request, read through the transport alone as a generated client reads it.
+    @Test(arguments: courierTransports)
+    func aBodyCutShortFailsInPlainWordsNamingTheRequest(transport: TransportUnderTest) async throws {
+        let base = try await TestServers.testServerURL()
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/truncated?api_key=SECRET-123")
+        let (response, body) = try await transport.make().send(
+            request, body: nil, baseURL: base, operationID: "truncated")
+        #expect(response.status == .ok)
+        let error = await #expect(throws: APIError.self) {
+            _ = try await Data(collecting: try #require(body), upTo: 1 << 20)
+        }
+        #expect(error?.kind == .transport && error?.phase == .receiving, "\(String(describing: error))")
+        let text = error?.description ?? ""
+        #expect(
+            text.hasPrefix(
+                "GET \(base.absoluteString)/truncated?api_key=<redacted> failed: 200 OK — transport failed: "
+                    + "the connection closed before the body ended"), "\(text)")
+        #expect(text.hasSuffix("(while receiving the body)") && !text.contains("SECRET-123"), "\(text)")
+        #expect(error?.transportError != nil, "what the transport met is kept")
+    }
+
+    /// Inside a client the same cut-short body is the client's own error: redacted with its policy, with what
+    /// the transport met as the underlying error, not the transport's wrapper.
+    @Test(arguments: courierTransports)
+    func aClientReadsABodyCutShortWithItsOwnRedaction(transport: TransportUnderTest) async throws {
+        let client = APIClient(baseURL: try await TestServers.testServerURL(), transport: transport.make()) {
+            $0.redaction.queryNames.insert("session_ref")
+        }
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<Data>.get("/truncated", query: ["session_ref": "SESSION-456"]))
+        }
+        #expect(error?.phase == .receiving)
+        #expect(error?.url?.hasSuffix("/truncated?session_ref=<redacted>") == true, "\(String(describing: error))")
+        #expect(error?.underlyingError.map { $0 is APIError } == false, "the transport's own error, not its wrapper")
+    }
+
     @Test(arguments: courierTransports)
     func aCancelledSendStaysACancellation(transport: TransportUnderTest) async throws {
         let task = Task {

@@ -1,21 +1,25 @@
 #if canImport(AsyncHTTPClient)
     import AsyncHTTPClient
+    import Foundation
     import HTTPTypes
     import NIOCore
     import NIOHTTP1
     import OpenAPIRuntime
 
     extension HTTPClientTransport {
-        /// The response head with every header field kept in order, and the body as a single-pass stream.
+        /// The response head with every header field kept in order, and the body as a single-pass stream whose
+        /// read failures name `request` (see ``ReadFailureNaming``).
         ///
         /// Common names skip re-validation (``HTTPField/Name/parsing(_:)``). Fields are appended one by one:
         /// `HTTPFields` has no bulk initialiser, and `append(contentsOf:)` costs twice as much per field, through
         /// an unspecialised loop.
-        static func makeResponse(_ response: HTTPClientResponse, method: HTTPRequest.Method) -> (
+        static func makeResponse(_ response: HTTPClientResponse, to request: HTTPRequest, baseURL: URL) -> (
             HTTPResponse, HTTPBody?
         ) {
             let head = makeHead(response)
-            return (head, HTTPBody.response(ResponseChunks(body: response.body), to: method, fields: head.headerFields))
+            return (
+                head, HTTPBody.response(ResponseChunks(body: response.body), of: head, to: request, baseURL: baseURL)
+            )
         }
 
         /// The response head, every header field kept in order.

@@ -93,7 +93,7 @@
         {
             // Not through `sendKeepingBuffers`: one async frame more cost 2,000 instructions a request.
             let response = try await execute(request, body: body, baseURL: baseURL)
-            return Self.makeResponse(response, method: request.method)
+            return Self.makeResponse(response, to: request, baseURL: baseURL)
         }
 
         /// ``send(_:body:baseURL:operationID:)`` for ``APIClient``'s pipeline: the body is AsyncHTTPClient's own

@@ -16,7 +16,8 @@ public import OpenAPIRuntime
 ///   `bufferSize` bytes wait unread, the task is suspended until the reader catches up, so a body of any size
 ///   costs about `bufferSize` of memory. FoundationNetworking (Linux) can't pause a transfer (resuming one
 ///   restarts it from the first byte), so there a transfer whose reader falls more than `readAheadLimit`
-///   bytes behind fails with ``ReadAheadExceeded`` instead of growing without bound (``APIClient``'s
+///   bytes behind fails with ``ReadAheadExceeded`` (the `underlyingError` of the ``APIError`` that reading the
+///   body throws) instead of growing without bound (``APIClient``'s
 ///   `download` then continues from the bytes written, with `Range`, where the server accepts ranges).
 ///   `URLSessionTransport` buffers whole bodies on Linux.
 /// - **Redirects are handed back** (the delegate refuses them), so ``APIClient`` follows them by its
@@ -101,7 +102,7 @@ public final class StreamingURLSessionTransport: ClientTransport {
             } onCancel: {
                 exchange.cancel()
             }
-            return Self.makeResponse(response, body: exchange.makeBody(), method: request.method)
+            return Self.makeResponse(response, body: exchange.makeBody(), to: request, baseURL: baseURL)
         } catch {
             throw APIError.transportFailure(error, sending: request, to: baseURL)
         }
@@ -144,12 +145,11 @@ public final class StreamingURLSessionTransport: ClientTransport {
     }
 
     /// The response head with every field, and `body` unless the method has none.
-    static func makeResponse(_ response: HTTPURLResponse, body: TaskExchange.Chunks, method: HTTPRequest.Method) -> (
-        HTTPResponse, HTTPBody?
-    ) {
-        let fields = Self.fields(of: response)
-        let head = HTTPResponse(status: .init(code: response.statusCode), headerFields: fields)
-        return (head, HTTPBody.response(body, to: method, fields: fields))
+    static func makeResponse(
+        _ response: HTTPURLResponse, body: TaskExchange.Chunks, to request: HTTPRequest, baseURL: URL
+    ) -> (HTTPResponse, HTTPBody?) {
+        let head = HTTPResponse(status: .init(code: response.statusCode), headerFields: Self.fields(of: response))
+        return (head, HTTPBody.response(body, of: head, to: request, baseURL: baseURL))
     }
 
     /// The fields of `response`, each repeated `Set-Cookie` its own field again, and without `Content-Encoding`
