@@ -26,6 +26,12 @@ extension FailureContext {
         if let tooLarge = error as? BodyCollector.TooLarge {
             return self.error(.bodyTooLarge, phase: .receiving, message: tooLarge.description, response: response)
         }
+        // A limit, not the network: the reader fell too far behind a transfer URLSession can't pause (Linux).
+        if let readAhead = error as? ReadAheadExceeded {
+            return self.error(
+                .bodyTooLarge, phase: .receiving, message: readAhead.description, underlying: readAhead,
+                response: response)
+        }
         if let failure = error as? any StreamFailure {
             return self.error(failure.kind, phase: .receiving, message: failure.description, response: response)
         }

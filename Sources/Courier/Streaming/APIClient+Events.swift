@@ -19,8 +19,12 @@ extension APIClient {
     /// an event cut off by a drop or the end is dropped, as the standard says. A dropped connection or a
     /// timeout is reconnected with `Last-Event-ID` after the server's `retry` (else the policy's delay),
     /// longer after each failed attempt; a reconnection answered with an unacceptable status ends the
-    /// sequence with that ``APIError``. Only requests that may be sent again are reconnected: an idempotent
-    /// method (or an `Idempotency-Key`) and a body that can be read again.
+    /// sequence with that ``APIError``. Only the network's failures are reconnected: a failure on the client's
+    /// side ends the stream for good under any policy, since another connection would fail the same way (a
+    /// line or event past the limit, ``APIError/Kind/bodyTooLarge``, the read-ahead of
+    /// ``StreamingURLSessionTransport`` on Linux exceeded, also `.bodyTooLarge`; a body that can't be decoded;
+    /// a cancellation). Only requests that may be sent again are reconnected: an idempotent method (or an
+    /// `Idempotency-Key`) and a body that can be read again.
     /// With an `idleTimeout`, a gap longer than that with nothing from the server (an event, or a comment a
     /// server sends to keep the stream open) counts as a dropped connection: the stream is closed and
     /// reconnected. The client's ``APIClient/Configuration/maxBodySize`` bounds each line and each event's
@@ -95,7 +99,7 @@ public struct ReconnectPolicy: Sendable, Hashable {
 }
 
 /// The events of an event stream (``APIClient/events(_:reconnecting:idleTimeout:)``): an `AsyncSequence` that sends the
-/// request when iteration starts, reconnects when the connection drops, and throws ``APIError`` for every
+/// request when iteration starts, reconnects when the network fails, and throws ``APIError`` for every
 /// failure, before or during the stream.
 public struct ServerSentEvents: AsyncSequence, Sendable {
     /// Each element is one dispatched event.
@@ -207,8 +211,9 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private mutating func reconnect(after failure: APIError) async throws(APIError) {
             var failure = failure
             while true {
-                // A dropped connection or a timeout is reconnected; a status, cancellation or decoding failure is
-                // final.
+                // Only a failure of the network (a dropped connection, a timeout) is reconnected. What failed on
+                // this side (a limit passed, the read-ahead exceeded, a decoding failure, a cancellation) or a
+                // status is final: another connection would fail the same way.
                 guard failure.kind == .transport || failure.kind == .timedOut, stream?.replayable != false,
                     attempts < policy.maxReconnects
                 else { throw failure }

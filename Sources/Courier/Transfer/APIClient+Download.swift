@@ -42,7 +42,7 @@ extension APIClient {
                 if error.resumeData == nil, resumeIsOurs, let resume {
                     // An attempt that failed before writing leaves the earlier partial file: hand it on when the
                     // failure was the network's, else delete it.
-                    if error.kind == .transport && resume.isIntact {
+                    if error.kind == .transport || error.underlyingError is ReadAheadExceeded, resume.isIntact {
                         error.resumeData = resume
                     } else {
                         resume.discard()
