@@ -68,7 +68,7 @@ enum MemoryProbe {
             while !Task.isCancelled, remaining.subtract(1, ordering: .relaxed).oldValue > 0 {
                 allocated?.sample()
                 resident.sample()
-                try? await Task.sleep(for: .milliseconds(10))
+                try? await Task.sleep(for: .milliseconds(10))  // Real time on purpose: samples while it runs.
             }
         }
         defer { sampler.cancel() }
