@@ -30,16 +30,15 @@ struct RequestPlan: Sendable {
         _ route: R, body: HTTPBody?, trackedAs key: Key, consumer: Consumer.Type, pipeline: Pipeline
     ) {
         operationID = route.operationID
-        let settings = pipeline.settings
-        timeout = route.timeout ?? settings.limits.timeout
-        attemptTimeout = route.attemptTimeout ?? settings.limits.attemptTimeout
+        timeout = route.timeout ?? pipeline.settings.limits.timeout
+        attemptTimeout = route.attemptTimeout ?? pipeline.settings.limits.attemptTimeout
         isTracked = key is any CancellableByType
-        acceptableStatuses = route.acceptableStatuses ?? settings.responses.acceptableStatuses
-        redirectPolicy = route.redirectPolicy ?? settings.redirectPolicy
+        acceptableStatuses = route.acceptableStatuses ?? pipeline.settings.responses.acceptableStatuses
+        redirectPolicy = route.redirectPolicy ?? pipeline.settings.redirectPolicy
         // A stream is neither stored nor replayed.
-        cacheMode = Consumer.isStream ? .bypass : route.cacheMode ?? settings.state.cacheMode
+        cacheMode = Consumer.isStream ? .bypass : route.cacheMode ?? pipeline.settings.state.cacheMode
         // Only a body-less GET or HEAD read whole can be shared.
         coalesces =
-            (route.coalesces ?? settings.state.coalescesRequests) && Consumer.isShareable && body == nil
+            (route.coalesces ?? pipeline.settings.state.coalescesRequests) && Consumer.isShareable && body == nil
     }
 }
