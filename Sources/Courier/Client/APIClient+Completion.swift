@@ -17,7 +17,7 @@ extension APIClient {
     public func send<E: Endpoint>(
         _ endpoint: E, completion: @escaping @Sendable (Result<E.Response, APIError>) -> Void
     ) -> RequestHandle {
-        let queue = pipeline.settings.observability.callbackQueue
+        let queue = pipeline.settings.callbackQueue
         let task = Task {
             let result: Result<E.Response, APIError>
             do throws(APIError) {

@@ -6,9 +6,8 @@ extension APIClient {
     /// Everything about a client besides its base URL, transport and middleware. Set it in the
     /// initializer's closure: `APIClient(baseURL: url) { $0.defaultQuery["api_key"] = "…" }`.
     ///
-    /// The client groups it by concern when it is made (the sections below), and every part of its pipeline
-    /// reads only its group; changing a configuration read back from ``APIClient/configuration`` changes
-    /// nothing for that client.
+    /// It is read once, when the client is made: changing a copy read back from ``APIClient/configuration``
+    /// changes nothing for that client.
     ///
     /// ## Topics
     ///
@@ -43,6 +42,8 @@ extension APIClient {
     ///
     /// ### Observability
     /// - ``reportsMetricsAndTraces``
+    ///
+    /// ### Completion handlers
     /// - ``callbackQueue``
     ///
     /// ### Redaction
@@ -158,6 +159,8 @@ extension APIClient {
         /// no allocation per call (<doc:Observability>). Turn it off for a client whose calls must not be
         /// observed, such as one that exports the metrics or traces themselves.
         public var reportsMetricsAndTraces = true
+
+        // MARK: Completion handlers
 
         /// Where completion handlers run. The main queue on Apple platforms; on Linux a serial queue of
         /// Courier's own, because a Linux program need not run its main queue.

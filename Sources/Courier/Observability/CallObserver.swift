@@ -45,7 +45,7 @@ final class CallObserver: Sendable {
 
     /// Starts observing a call, or returns `nil` when neither a metrics backend nor a tracer is bootstrapped.
     static func start(route: some Route, request: HTTPRequest, client: APIClient) -> CallObserver? {
-        guard client.pipeline.settings.observability.reportsMetricsAndTraces else { return nil }
+        guard client.pipeline.settings.reportsMetricsAndTraces else { return nil }
         // Metatype comparisons, not casts: a dynamic cast costs a thousand instructions, these a few.
         let factory = MetricsSystem.factory
         let metrics: (any MetricsFactory)? = type(of: factory) == NOOPMetricsHandler.self ? nil : factory

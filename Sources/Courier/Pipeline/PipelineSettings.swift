@@ -58,19 +58,16 @@ struct PipelineSettings: Sendable {
         let coalescesRequests: Bool
     }
 
-    /// What reports on calls: metrics and traces, and the queue completion handlers run on.
-    struct Observability: Sendable {
-        let reportsMetricsAndTraces: Bool
-        let callbackQueue: DispatchQueue
-    }
-
     let requests: RequestDefaults
     let responses: ResponseRules
     let limits: Limits
     /// How redirects are followed, unless an endpoint sets its own.
     let redirectPolicy: RedirectPolicy
     let state: HTTPState
-    let observability: Observability
+    /// Whether calls report to swift-metrics and swift-distributed-tracing.
+    let reportsMetricsAndTraces: Bool
+    /// Where completion handlers run.
+    let callbackQueue: DispatchQueue
     /// Which query items and header fields are secret, for errors and logs.
     let redaction: Redaction
 
@@ -89,9 +86,8 @@ struct PipelineSettings: Sendable {
         state = HTTPState(
             cache: configuration.cache, cacheMode: configuration.cacheMode, cookieJar: configuration.cookieJar,
             coalescesRequests: configuration.coalescesRequests)
-        observability = Observability(
-            reportsMetricsAndTraces: configuration.reportsMetricsAndTraces,
-            callbackQueue: configuration.callbackQueue)
+        reportsMetricsAndTraces = configuration.reportsMetricsAndTraces
+        callbackQueue = configuration.callbackQueue
         redaction = configuration.redaction
     }
 }

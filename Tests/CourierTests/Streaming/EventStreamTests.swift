@@ -14,7 +14,8 @@ struct EventStreamTests {
         let lastEventIDs: [String]
     }
 
-    func stats(_ key: String, _ client: APIClient) async throws -> Stats {
+    /// What the test server saw of the streams of `key`.
+    static func stats(_ key: String, _ client: APIClient) async throws -> Stats {
         try await client.send(APIRequest<Stats>.get("/testing/events/\(key)/stats"))
     }
 
@@ -44,7 +45,7 @@ struct EventStreamTests {
             if received == 2 { break }
         }
         try await eventually("the server seeing the connection close", within: .seconds(15)) {
-            try await stats(key, client).closed == 1
+            try await Self.stats(key, client).closed == 1
         }
     }
 
@@ -87,7 +88,7 @@ struct EventStreamTests {
             arrivals.append(.now)
         }
         #expect(ticks == [0, 1, 2, 3, 4, 5])
-        let stats = try await stats(key, client)
+        let stats = try await Self.stats(key, client)
         #expect(stats.lastEventIDs == ["", "2"])
         // The server's retry (400 ms) was waited, not the policy's 30 s: event 3 came at least 0.4 s after event 2,
         // and well before 30 s (the bound leaves room for the whole suite's load, which has stalled a reconnection
@@ -109,7 +110,7 @@ struct EventStreamTests {
         }
         #expect(error?.kind == .transport)
         #expect(ticks == [0, 1, 2])
-        #expect(try await stats(key, client).opened == 1)
+        #expect(try await Self.stats(key, client).opened == 1)
     }
 
     @Test func aResponseThatIsNotAnEventStreamFails() async throws {
@@ -129,7 +130,7 @@ struct EventStreamTests {
         var ticks: [Int] = []
         for try await event in client.events(request) { ticks.append(try event.decode(Tick.self).n) }
         #expect(ticks == [0, 1, 2])
-        #expect(try await stats(key, client).opened == 2)
+        #expect(try await Self.stats(key, client).opened == 2)
     }
 
     @Test func aReconnectionAnsweredWithAnUnacceptableStatusEndsWithItsError() async throws {
@@ -144,6 +145,6 @@ struct EventStreamTests {
         #expect(ticks == [0, 1, 2])
         #expect(error?.status == .forbidden)
         #expect(error?.bodySnippet?.contains("reconnection refused") == true)
-        #expect(try await stats(key, client).opened == 2)
+        #expect(try await Self.stats(key, client).opened == 2)
     }
 }

@@ -10,15 +10,6 @@ struct StreamReconnectionTests {
     /// Reconnects at once, up to three times: a stream that wrongly reconnects shows a second connection.
     static let eager = ReconnectPolicy(maxReconnects: 3, delay: .zero, jitter: false)
 
-    struct Stats: Decodable, Sendable {
-        let opened: Int
-        let closed: Int
-    }
-
-    static func stats(_ key: String, _ client: APIClient) async throws -> Stats {
-        try await client.send(APIRequest<Stats>.get("/testing/events/\(key)/stats"))
-    }
-
     static func key(_ name: String, _ transport: TransportUnderTest) -> String {
         "\(name)-\(transport)-\(UUID().uuidString.prefix(8))"
     }
@@ -33,7 +24,7 @@ struct StreamReconnectionTests {
             for try await _ in client.events(request, reconnecting: Self.eager) {}
         }
         #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")
-        #expect(try await Self.stats(key, client).opened == 1)
+        #expect(try await EventStreamTests.stats(key, client).opened == 1)
     }
 
     @Test(arguments: TransportUnderTest.all)
@@ -51,9 +42,9 @@ struct StreamReconnectionTests {
         let error = await #expect(throws: APIError.self) { try await task.value }
         #expect(error?.kind == .cancelled, "\(String(describing: error))")
         try await eventually("the server seeing the connection close", within: .seconds(15)) {
-            try await Self.stats(key, client).closed == 1
+            try await EventStreamTests.stats(key, client).closed == 1
         }
-        #expect(try await Self.stats(key, client).opened == 1)
+        #expect(try await EventStreamTests.stats(key, client).opened == 1)
     }
 
     @Test(arguments: TransportUnderTest.all)
@@ -64,7 +55,7 @@ struct StreamReconnectionTests {
         var received = 0
         for try await _ in client.events(request, reconnecting: Self.eager) { received += 1 }
         #expect(received == 6)
-        #expect(try await Self.stats(key, client).opened == 2)
+        #expect(try await EventStreamTests.stats(key, client).opened == 2)
     }
 
     #if canImport(FoundationNetworking)
@@ -82,13 +73,12 @@ struct StreamReconnectionTests {
                 var first = true
                 for try await _ in client.events(request, reconnecting: Self.eager) where first {
                     first = false
-                    // Real time on purpose: the network runs ahead of a reader that stops reading.
-                    try await Task.sleep(for: .seconds(1))
+                    try await Task.sleep(for: .seconds(1))  // Real time on purpose: the network runs ahead.
                 }
             }
             #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")
             #expect(error?.description.contains("fell more than 1 MiB behind") == true)
-            #expect(try await Self.stats(key, client).opened == 1)
+            #expect(try await EventStreamTests.stats(key, client).opened == 1)
         }
     #endif
 }

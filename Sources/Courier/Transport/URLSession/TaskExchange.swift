@@ -12,8 +12,9 @@ import Synchronization
 /// Every decision is a ``TaskExchangeStateMachine`` transition under one lock, and the
 /// `URLSessionTask.suspend()`/`resume()` calls the delegate and the reader decide are made under it too, so a
 /// suspension can never land after the resumption meant to undo it (a task suspended for good); only the first
-/// `resume()`, which starts the task, follows its decision, as nothing suspends a task not started. A cancellation records the end first, so no later suspension or resumption
-/// follows it. Continuations are resumed outside the lock.
+/// `resume()`, which starts the task, follows its decision, as nothing suspends a task not started. A
+/// cancellation records the end first, so no later suspension or resumption follows it. Continuations are
+/// resumed outside the lock.
 ///
 /// The reader takes everything that waits in one chunk, so a reader that is slower per chunk than URLSession
 /// catches up by taking more at a time. What may wait is bounded: on Apple platforms the task is suspended
