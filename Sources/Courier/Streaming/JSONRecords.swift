@@ -176,21 +176,41 @@ struct RecordSplitter {
     /// Where the next record ends in `bytes`: at an LF for JSON Lines; for a JSON text sequence at an RS, or
     /// at an LF once the record's JSON text is complete.
     private mutating func nextEnd(in bytes: ArraySlice<UInt8>) -> Int? {
-        guard format == .jsonSequence else { return Self.firstIndex(of: 0x0A, in: bytes) }
-        for index in bytes.indices {
+        guard format == .jsonSequence else { return bytes.firstIndex(ofByte: 0x0A) }
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if !inRecord || scanner.isInsideString {
+                // Outside a record only an RS matters.
+                index =
+                    inRecord
+                    ? Self.nextSpecialInString(bytes[index...])
+                    : bytes[index...].firstIndex(ofByte: 0x1E) ?? bytes.endIndex
+                guard index < bytes.endIndex else { return nil }
+            }
             let byte = bytes[index]
             if byte == 0x1E {
                 scanner = JSONTextScanner()
                 return index
             }
-            guard inRecord else { continue }
-            scanner.scan(byte)
-            if byte == 0x0A && scanner.isComplete {
-                scanner = JSONTextScanner()
-                return index
+            if inRecord {
+                scanner.scan(byte)
+                if byte == 0x0A && scanner.isComplete {
+                    scanner = JSONTextScanner()
+                    return index
+                }
             }
+            index += 1
         }
         return nil
+    }
+
+    /// Where the next byte that matters inside a JSON string is (its closing quote, an escape, or an RS, which
+    /// ends a record even there), else the end: a long string is skipped by `memchr` rather than scanned byte
+    /// by byte. The escape and RS searches stop at the quote, so the whole scan stays linear.
+    private static func nextSpecialInString(_ bytes: ArraySlice<UInt8>) -> Int {
+        let quote = bytes.firstIndex(ofByte: UInt8(ascii: "\"")) ?? bytes.endIndex
+        let before = bytes[..<quote]
+        return min(before.firstIndex(ofByte: UInt8(ascii: "\\")) ?? quote, before.firstIndex(ofByte: 0x1E) ?? quote)
     }
 
     /// Where the JSON text of the record being read stands, so that a JSON text sequence's record is handed
@@ -253,14 +273,6 @@ struct RecordSplitter {
         }
     }
 
-    /// Where `byte` first occurs in `bytes` (`memchr`: records can be long, and this runs over every byte).
-    private static func firstIndex(of byte: UInt8, in bytes: ArraySlice<UInt8>) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
-            return bytes.startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
-        }
-    }
-
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
@@ -288,6 +300,8 @@ struct JSONTextScanner {
     private var started = false
     /// A top-level value has ended.
     private(set) var isComplete = false
+    /// The next byte is inside a string and not escaped: only a quote or a backslash changes anything.
+    var isInsideString: Bool { inString && !escaped }
 
     mutating func scan(_ byte: UInt8) {
         if inString {

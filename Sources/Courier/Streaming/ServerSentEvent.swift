@@ -93,7 +93,7 @@ struct ServerSentEventParser {
             if first == 0x0A { bytes = bytes.dropFirst() }
         }
         while !bytes.isEmpty {
-            guard let end = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
+            guard let end = bytes.firstLineEnd() else {
                 guard line.count + bytes.count <= maxLineLength else { throw LineTooLong(limit: maxLineLength) }
                 line.append(contentsOf: bytes)
                 break
@@ -143,7 +143,9 @@ struct ServerSentEventParser {
         if name.elementsEqual("data".utf8) {
             if hasData { data.append(0x0A) }
             // An event whose data never ends grows no further than a line may.
-            guard data.count + value.count <= maxLineLength else { throw LineTooLong(limit: maxLineLength) }
+            guard data.count + value.count <= maxLineLength else {
+                throw LineTooLong(limit: maxLineLength, part: "event's data")
+            }
             data.append(contentsOf: value)
             hasData = true
         } else if name.elementsEqual("event".utf8) {
@@ -197,8 +199,10 @@ struct ServerSentEventParser {
 /// A line of an event stream grew past the parser's limit without ending.
 struct LineTooLong: StreamFailure {
     let limit: Int
+    /// What grew past the limit: a line, or an event's data (its `data:` lines together).
+    var part = "line"
     var kind: APIError.Kind { .bodyTooLarge }
     var description: String {
-        "an event-stream line grew past \(BodyCollector.TooLarge.text(bytes: limit)) without ending"
+        "an event-stream \(part) grew past \(BodyCollector.TooLarge.text(bytes: limit)) without ending"
     }
 }

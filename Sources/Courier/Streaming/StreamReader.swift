@@ -79,6 +79,23 @@ protocol StreamFailure: Error, CustomStringConvertible {
     var kind: APIError.Kind { get }
 }
 
+extension ArraySlice<UInt8> {
+    /// Where `byte` first occurs (`memchr`: lines and records can be megabytes long, the scan runs over every
+    /// byte of a stream, and it must keep up with a loopback connection in a debug build too).
+    func firstIndex(ofByte byte: UInt8) -> Int? {
+        withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
+        }
+    }
+
+    /// Where the first line end (LF or CR) is.
+    func firstLineEnd() -> Int? {
+        guard let lineFeed = firstIndex(ofByte: 0x0A) else { return firstIndex(ofByte: 0x0D) }
+        return self[..<lineFeed].firstIndex(ofByte: 0x0D) ?? lineFeed
+    }
+}
+
 /// No byte of a stream arrived for the reader's idle timeout.
 struct IdleTimeout: StreamFailure {
     let limit: Duration

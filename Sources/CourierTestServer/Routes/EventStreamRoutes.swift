@@ -13,7 +13,8 @@ import Synchronization
 ///   sends `retry: R` first; on the key's first connection, `dropAfter` sends half of the event after K and
 ///   then closes the connection, without ending the body properly; `stopWith204` answers every later
 ///   connection `204 No Content`, and `reconnectStatus=S` answers them `S` with `{"message": …}`. A comment line (`: tick`) comes
-///   before each event.
+///   before each event. `endlessLine=1` follows the events with a `data:` line that never ends (64 KiB of x's
+///   at a time, as fast as the client takes them, until it goes away).
 /// - `GET /testing/events/{key}/stats` → `{"opened": o, "closed": c, "lastEventIDs": [...]}`: streams opened
 ///   for `key`, streams that ended because the client went away, and each request's `Last-Event-ID` ("" when
 ///   none).
@@ -37,6 +38,7 @@ enum EventStreamRoutes {
             let interval = try query.integer("intervalMs", default: 0, in: 0...60_000)
             let retry = try query.optionalInteger("retry", in: 0...600_000)
             let dropAfterOnFirst = try query.optionalInteger("dropAfter", in: 0...1_000_000)
+            let endlessLine = ["1", "true"].contains(query["endlessLine"])
             let padding = String(repeating: "x", count: try query.integer("pad", default: 0, in: 0...1_048_576))
             let lastEventID = request.headers[.lastEventID] ?? ""
             let start = (Int(lastEventID) ?? -1) + 1
@@ -70,6 +72,11 @@ enum EventStreamRoutes {
                             let data = padding.isEmpty ? "{\"n\":\(index)}" : "{\"n\":\(index),\"pad\":\"\(padding)\"}"
                             let event = ": tick\nid: \(index)\nevent: tick\ndata: \(data)\n\n"
                             try await writer.write(ByteBuffer(string: event))
+                        }
+                        if endlessLine {
+                            try await writer.write(ByteBuffer(string: "data: "))
+                            let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
+                            while true { try await writer.write(chunk) }
                         }
                         completed = true
                     }

@@ -26,7 +26,7 @@ enum RecordStreamRoute {
             let padding = String(repeating: "x", count: pad)
             let body = ResponseBody { writer in
                 if endless {
-                    try await writer.write(ByteBuffer(string: "{\"n\":0,\"pad\":\""))
+                    try await writer.write(ByteBuffer(string: (sequence ? "\u{1E}" : "") + "{\"n\":0,\"pad\":\""))
                     let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
                     while true {
                         try await writer.write(chunk)
