@@ -13,11 +13,14 @@ struct CassetteWriter: Sendable {
     let origin: String?
     let omitted: Set<HTTPField.Name>
 
-    func harRequest(_ request: HTTPRequest, url: String, body: Data?, secrets: [String], base: String?)
+    /// `request` as a cassette writes it, each secret under its name in `names`; as it was sent (rewritten
+    /// and canonical all the same) when `names` is `nil`, which is what a replay reads a live request's
+    /// secrets from.
+    func harRequest(_ request: HTTPRequest, url: String, body: Data?, names: Pseudonyms?, base: String?)
         -> HARFile.Request
     {
         let rewrite = rewriting(base)
-        let redactedURL = rewrite(Redaction.replacing(secrets, in: redaction.redact(url: url)))
+        let redactedURL = rewrite(redacted(url: url, names))
         let query = redactedURL.firstIndex(of: "?").map { redactedURL[redactedURL.index(after: $0)...] } ?? ""
         let contentType = request.headerFields[.contentType]
         var fields = request.headerFields
@@ -26,20 +29,18 @@ struct CassetteWriter: Sendable {
         for name in omitted { fields[name] = nil }
         let postData = body.map { body in
             let redacted = rewrite(
-                Self.canonicalJSON(
-                    redaction.redactedBody(body, contentType: contentType, secrets: secrets), contentType: contentType))
+                Self.canonicalJSON(self.redacted(body: body, contentType: contentType, names), contentType: contentType)
+            )
             return (
                 HARFile.PostData(mimeType: contentType ?? "", text: HARFile.text(of: redacted).text), redacted.count
             )
         }
         return HARFile.Request(
-            method: request.method.rawValue, url: redactedURL, headers: headers(fields, secrets: secrets, rewrite),
+            method: request.method.rawValue, url: redactedURL, headers: headers(fields, names, rewrite),
             queryString: query.split(separator: "&").map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 // HAR readers show query items decoded, as DevTools writes them.
-                func decoded(_ text: Substring) -> String {
-                    Redaction.replacing(secrets, in: text.removingPercentEncoding ?? String(text))
-                }
+                func decoded(_ text: Substring) -> String { scrub(text.removingPercentEncoding ?? String(text), names) }
                 return .init(name: decoded(parts[0]), value: parts.count > 1 ? decoded(parts[1]) : "")
             },
             postData: postData?.0,
@@ -47,14 +48,13 @@ struct CassetteWriter: Sendable {
             bodySize: postData?.1 ?? 0)
     }
 
-    func harEntry(_ request: HARFile.Request, _ exchange: CassetteTransport.Exchange, secrets: [String])
+    func harEntry(_ request: HARFile.Request, _ exchange: CassetteTransport.Exchange, names: Pseudonyms)
         -> HARFile.Entry
     {
         let rewrite = rewriting(exchange.base)
         let response = exchange.response
         let contentType = response.headerFields[.contentType]
-        let redacted = rewrite(
-            redaction.redactedBody(exchange.responseBody, contentType: contentType, secrets: secrets))
+        let redacted = rewrite(redacted(body: exchange.responseBody, contentType: contentType, names))
         let (text, encoding) = HARFile.text(of: redacted)
         let milliseconds = recordsTimes ? exchange.milliseconds : 0
         var fields = response.headerFields
@@ -68,27 +68,51 @@ struct CassetteWriter: Sendable {
             request: request,
             response: HARFile.Response(
                 status: response.status.code, statusText: response.status.reasonPhrase,
-                headers: headers(fields, secrets: secrets, rewrite),
+                headers: headers(fields, names, rewrite),
                 content: .init(size: redacted.count, mimeType: contentType ?? "", text: text, encoding: encoding),
-                redirectURL: response.headerFields[.location].map {
-                    rewrite(Redaction.replacing(secrets, in: redaction.redact(url: $0)))
-                } ?? "",
+                redirectURL: response.headerFields[.location].map { rewrite(self.redacted(url: $0, names)) } ?? "",
                 bodySize: redacted.count),
             timings: .init(send: 0, wait: milliseconds, receive: 0))
     }
 
-    private func headers(_ fields: HTTPFields, secrets: [String], _ rewrite: Rewrite) -> [HARFile.NameValue] {
-        zip(fields, redaction.redact(headers: fields)).map { original, field in
+    /// Header fields as written: a credential keeps its scheme (`Bearer <redacted:1>`) and a cookie its name
+    /// and attributes (so that a replayed one is stored and sent again); every other secret field's value and
+    /// every secret anywhere else is named.
+    private func headers(_ fields: HTTPFields, _ names: Pseudonyms?, _ rewrite: Rewrite) -> [HARFile.NameValue] {
+        fields.map { field in
+            guard let names else { return .init(name: field.name.rawName, value: rewrite(field.value)) }
             let value =
                 switch field.name {
-                case .location, .contentLocation: redaction.redact(url: field.value)
-                // A cookie keeps its name and attributes, so that a replayed one is stored and sent again.
-                case .setCookie: Self.redactingCookieValues(original.value, attributes: true)
-                case .cookie: Self.redactingCookieValues(original.value, attributes: false)
+                case .location, .contentLocation: redaction.redact(url: field.value, naming: names.name)
+                case .setCookie: Self.redactingCookieValues(field.value, attributes: true, naming: names.name)
+                case .cookie: Self.redactingCookieValues(field.value, attributes: false, naming: names.name)
+                case .authorization, .proxyAuthorization:
+                    field.value.split(separator: " ", maxSplits: 1).count == 2
+                        ? field.value.prefix { $0 != " " } + " "
+                            + names.name(field.value.drop { $0 != " " }.dropFirst())
+                        : names.name(field.value[...])
+                case _ where redaction.headerNames.contains(field.name): names.name(field.value[...])
                 default: field.value
                 }
-            return .init(name: field.name.rawName, value: rewrite(Redaction.replacing(secrets, in: value)))
+            return .init(name: field.name.rawName, value: rewrite(scrub(value, names)))
         }
+    }
+
+    /// `text` with every spelling of every secret in `names` named.
+    private func scrub(_ text: String, _ names: Pseudonyms?) -> String {
+        guard let names else { return text }
+        return Redaction.replacing(names.spellings, in: text, naming: names.name)
+    }
+
+    /// A URL with its secret query items and every secret in it named.
+    private func redacted(url: String, _ names: Pseudonyms?) -> String {
+        guard let names else { return url }
+        return scrub(redaction.redact(url: url, naming: names.name), names)
+    }
+
+    private func redacted(body: Data, contentType: String?, _ names: Pseudonyms?) -> Data {
+        guard let names else { return body }
+        return redaction.redactedBody(body, contentType: contentType, secrets: names.spellings, naming: names.name)
     }
 
     // MARK: - What changes from one recording to the next
@@ -108,30 +132,39 @@ struct CassetteWriter: Sendable {
     }
 
     /// The rewrite of an exchange sent with a base URL on `base`: its origin becomes ``origin`` as written,
-    /// JSON-escaped (`http:\/\/…`) and percent-encoded (either hex case). Other origins (a redirect elsewhere)
-    /// stay as they are.
+    /// JSON-escaped (`http:\/\/…`) and percent-encoded (either hex case), and then its authority where it
+    /// stands alone (a `Host` field, a server echoing `host:port`). Other origins (a redirect elsewhere) stay
+    /// as they are.
     private func rewriting(_ base: String?) -> Rewrite {
         guard let origin, let base, base != origin else { return Rewrite(from: []) }
         func spellings(_ text: String) -> [String] {
             let escaped = text.replacingOccurrences(of: "/", with: "\\/")
             let encoded = text.replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: "/", with: "%2F")
             let lower = text.replacingOccurrences(of: ":", with: "%3a").replacingOccurrences(of: "/", with: "%2f")
-            return [text, escaped, encoded, lower]
+            let authority = String(text[(text.range(of: "://")?.upperBound ?? text.startIndex)...])
+            let encodedAuthority = authority.replacingOccurrences(of: ":", with: "%3A")
+            let lowerAuthority = authority.replacingOccurrences(of: ":", with: "%3a")
+            return [text, escaped, encoded, lower, authority, encodedAuthority, lowerAuthority]
         }
         return Rewrite(from: zip(spellings(base), spellings(origin)).map { (spelling: $0, replacement: $1) })
     }
 
-    /// `text` with `spelling` replaced where it is a whole origin: not followed by what could continue a host
-    /// or port (`http://localhost` is not the start of `http://localhost:8081`).
+    /// `text` with `spelling` replaced where it is a whole origin or authority: not next to what could
+    /// continue a host or port (`http://localhost` is not the start of `http://localhost:8081`, nor
+    /// `127.0.0.1:80` the end of `10.127.0.0.1:80`).
     static func replacingOrigin(_ spelling: String, with replacement: String, in text: String) -> String {
         guard text.contains(spelling) else { return text }
+        func continuesHost(_ scalar: Unicode.Scalar?) -> Bool {
+            scalar.map { CharacterSet.alphanumerics.contains($0) || ".:-".unicodeScalars.contains($0) } == true
+        }
         var result = ""
         var rest = Substring(text)
         while let found = rest.range(of: spelling) {
-            let next = rest[found.upperBound...].unicodeScalars.first
-            let continues = next.map { CharacterSet.alphanumerics.contains($0) || ".:-".unicodeScalars.contains($0) }
+            let whole =
+                !continuesHost(rest[found.upperBound...].unicodeScalars.first)
+                && !continuesHost(rest[..<found.lowerBound].unicodeScalars.last ?? result.unicodeScalars.last)
             result += rest[..<found.lowerBound]
-            result += continues == true ? String(rest[found]) : replacement
+            result += whole ? replacement : String(rest[found])
             rest = rest[found.upperBound...]
         }
         return result + rest
@@ -153,13 +186,15 @@ struct CassetteWriter: Sendable {
     /// recording and expire the cookie on replay after that date: it is dropped when `Max-Age` is given (which
     /// wins), written `Max-Age=0` when past (a deletion), dropped when future (the replayed cookie lasts the
     /// session), and kept as it is when it can't be read.
-    static func redactingCookieValues(_ value: String, attributes: Bool) -> String {
+    static func redactingCookieValues(
+        _ value: String, attributes: Bool, naming: (Substring) -> String = Redaction.plainName
+    ) -> String {
         let parts = value.split(separator: ";", omittingEmptySubsequences: false)
         let pairs = attributes ? parts.prefix(1) : parts[...]
         let redacted = pairs.map { pair in
-            guard let equals = pair.firstIndex(of: "=") else { return Redaction.placeholder }
+            guard let equals = pair.firstIndex(of: "=") else { return naming(pair) }
             let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            return value.isEmpty ? String(pair) : "\(pair[...equals])\(Redaction.placeholder)"
+            return value.isEmpty ? String(pair) : "\(pair[...equals])\(naming(value[...]))"
         }
         guard attributes else { return redacted.joined(separator: ";") }
         let named = parts.dropFirst().map { $0.trimmingCharacters(in: .whitespaces).lowercased() }

@@ -17,12 +17,15 @@ import Synchronization
 ///
 /// A request matches a recorded one by method and URL (as redacted, query order ignored unless
 /// ``Matching/queryOrderMatters``), and by the header fields and body ``Matching`` names; each recorded
-/// exchange answers once, in order. A replayed response hands out its redacted values as `<redacted-N>`, N
-/// its place in the file, so that tokens different responses issued stay different. In ``Mode/replay`` a
-/// request that matches none fails with ``CassetteMiss``, naming the request and the nearest recorded one.
+/// exchange answers once, in order. Each distinct secret is written under one name for the whole file,
+/// `<redacted:N>`, with the structure around it kept (`Bearer <redacted:1>`); a replay hands back the values
+/// the replaying requests sent under those names, so it decodes what the recording decoded, and hands out the
+/// others (a token the server issued) as written. In ``Mode/replay`` a request that matches none fails with
+/// ``CassetteMiss``, naming the request and the nearest recorded one.
 /// Bodies are recorded in full: a response is read to its end before the caller sees it, so record only
-/// streams that end. Recording asks the server for uncompressed bodies (no `Accept-Encoding`), so that what
-/// is written can be redacted.
+/// streams that end. Recording sends requests without `Accept-Encoding`, and writes them as sent, so that
+/// bodies arrive as text that can be redacted (URLSession on Linux asks for compression by itself and hands
+/// the body over decoded, so what is written is text there too).
 ///
 /// ```swift
 /// /// Records the first run (`COURIER_CASSETTES=record`), replays it after: no server needed.
@@ -98,6 +101,9 @@ public final class CassetteTransport: ClientTransport, Sendable {
         var recorded: [Exchange] = []
         /// Secret-named JSON members of the bodies seen so far: a later request may send one back in its path.
         var memberSecrets: Set<String> = []
+        /// What the numbered placeholders of the file stood for in the requests replayed so far: a replayed
+        /// response hands these values back where the recording had them.
+        var restored: [Int: String] = [:]
     }
 
     /// One recorded exchange, before redaction.
@@ -171,18 +177,26 @@ public final class CassetteTransport: ClientTransport, Sendable {
             state.memberSecrets.formUnion(members)
             return state.memberSecrets
         }
-        let requestSecrets = writer.redaction.secretValues(in: [request], extra: secrets + known.sorted())
-        let harRequest = writer.harRequest(request, url: url, body: requestBytes, secrets: requestSecrets, base: base)
+        let names = Pseudonyms(secrets: writer.redaction.secrets(in: [request], extra: secrets + known.sorted()))
+        let harRequest = writer.harRequest(request, url: url, body: requestBytes, names: names, base: base)
         let key = Self.key(of: harRequest, matching: matching)
         if mode != .record, let (entry, index) = claim(key) {
-            return Self.replay(entry, number: index + 1, method: request.method)
+            // What this request sent where the recording has placeholders is what those placeholders were.
+            let sent = writer.harRequest(request, url: url, body: requestBytes, names: nil, base: base)
+            let restored = state.withLock { state in
+                state.restored.merge(Self.values(of: entry.request, in: sent)) { $1 }
+                return state.restored
+            }
+            return Self.replay(entry, number: index + 1, method: request.method, restoring: restored)
         }
         guard mode != .replay, let network else {
-            throw CassetteMiss(request: "\(request.method.rawValue) \(harRequest.url)", nearest: nearest(to: key))
+            throw CassetteMiss(
+                request: "\(request.method.rawValue) \(Placeholder.unnumbered(harRequest.url))",
+                nearest: nearest(to: key))
         }
         let started = Date()
         // Asked for without compression, so that the body is written as text that can be redacted (a secret
-        // inside gzip would go through unseen); the request is recorded as it was.
+        // inside gzip would go through unseen); the request is recorded as it was sent.
         var sent = request
         sent.headerFields[.acceptEncoding] = nil
         let (response, responseBody) = try await network.send(
@@ -195,7 +209,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
             state.memberSecrets.formUnion(responseMembers)
             state.recorded.append(
                 Exchange(
-                    request: request, url: url, base: base, requestBody: requestBytes, response: response,
+                    request: sent, url: url, base: base, requestBody: requestBytes, response: response,
                     responseBody: responseBytes ?? Data(), started: started, milliseconds: milliseconds,
                     sequence: state.recorded.count))
         }
@@ -211,21 +225,25 @@ public final class CassetteTransport: ClientTransport, Sendable {
         // Secret-named JSON members of any body count too: a session ID a login returns under `token` may come
         // back in a later request's path, where no rule would see it.
         let memberValues = state.withLock { $0.memberSecrets }.sorted()
-        let allSecrets = writer.redaction.secretValues(
-            in: recorded.map(\.request), responses: recorded.map(\.response), extra: secrets + memberValues)
+        let names = Pseudonyms(
+            secrets: writer.redaction.secrets(
+                in: recorded.map(\.request), responses: recorded.map(\.response), extra: secrets + memberValues))
         let new = recorded.map { exchange in
             let request = writer.harRequest(
-                exchange.request, url: exchange.url, body: exchange.requestBody, secrets: allSecrets,
-                base: exchange.base)
+                exchange.request, url: exchange.url, body: exchange.requestBody, names: names, base: exchange.base)
             return Recorded(
-                entry: writer.harEntry(request, exchange, secrets: allSecrets),
+                entry: writer.harEntry(request, exchange, names: names),
                 key: Self.key(of: request, matching: .exact), sequence: loaded.count + exchange.sequence)
         }
         let old = loaded.map {
             Recorded(entry: $0.entry, key: Self.key(of: $0.entry.request, matching: .exact), sequence: $0.sequence)
         }
-        // Sorted by the whole request (as redacted), each request's repeats in the order they happened.
-        let entries = (old + new).sorted { ($0.key, $0.sequence) < ($1.key, $1.sequence) }.map(\.entry)
+        // Sorted by the whole request (as redacted), each request's repeats in the order they happened; then
+        // each secret numbered where it first appears.
+        let renumbering = Renumbering()
+        let entries = (old + new).sorted { ($0.key, $0.sequence) < ($1.key, $1.sequence) }.map {
+            $0.entry.renumbered(by: renumbering)
+        }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try HARFile(log: .init(entries: entries)).encoded().write(to: file, options: .atomic)
     }
@@ -262,7 +280,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
 
     /// What a request is matched by: method, URL (query sorted unless its order matters), chosen fields, body.
     private static func key(of request: HARFile.Request, matching: Matching) -> String {
-        var url = unnumbered(request.url)
+        var url = Placeholder.unnumbered(request.url)
         if !matching.origin, let scheme = url.range(of: "://") {
             let rest = url[scheme.upperBound...]
             url = String(rest[(rest.firstIndex(of: "/") ?? rest.endIndex)...])
@@ -276,7 +294,7 @@ public final class CassetteTransport: ClientTransport, Sendable {
             let values = request.headers.filter { $0.name.lowercased() == name }.map(\.value)
             key += "\n\(name): \(values.joined(separator: ", "))"
         }
-        if matching.body { key += "\n\n" + unnumbered(request.postData?.text ?? "") }
+        if matching.body { key += "\n\n" + Placeholder.unnumbered(request.postData?.text ?? "") }
         return key
     }
 
@@ -303,40 +321,70 @@ public final class CassetteTransport: ClientTransport, Sendable {
         return previous[b.count]
     }
 
-    /// `text` with the numbers a replay added to placeholders (`<redacted-3>`, as sent or percent-encoded)
-    /// taken away again, and every placeholder written one way, so that a replayed token sent back in a path,
-    /// query or body matches the recording.
-    private static func unnumbered(_ text: String) -> String {
-        guard text.contains("redacted") else { return text }
-        return text.replacing(/(?:<|%3[Cc])redacted(?:-[0-9]+)?(?:>|%3[Ee])/) { _ in Redaction.placeholder }
-    }
-
-    /// The recorded response of `entry`, the `number`th in the file. Its redacted values are handed out as
-    /// `<redacted-number>`: all tokens were `<redacted>` once written, and a token a refresh returned must still
-    /// differ from the one it replaced (a client never retries with the credential that just failed).
-    private static func replay(_ entry: HARFile.Entry, number: Int, method: HTTPRequest.Method) -> (
-        HTTPResponse, HTTPBody?
-    ) {
+    /// The recorded response of `entry`, the `number`th in the file, with the values of `restored` where
+    /// their placeholders are. A placeholder of an older cassette, `<redacted>` for every secret, is handed out
+    /// as `<redacted-number>`, so that a token a refresh returned still differs from the one it replaced (a
+    /// client never retries with the credential that just failed).
+    private static func replay(
+        _ entry: HARFile.Entry, number: Int, method: HTTPRequest.Method, restoring restored: [Int: String]
+    ) -> (HTTPResponse, HTTPBody?) {
         let numbered = "<redacted-\(number)>"
-        func renumbered(_ text: String) -> String {
-            text.replacingOccurrences(of: Redaction.placeholder, with: numbered)
+        func replayed(_ text: String, _ context: Placeholder.Context) -> String {
+            Placeholder.restoring(
+                restored, in: text.replacingOccurrences(of: Redaction.placeholder, with: numbered), context: context)
         }
         var fields = HTTPFields()
         for header in entry.response.headers {
             if let name = HTTPField.Name(header.name) {
-                fields.append(HTTPField(name: name, value: renumbered(header.value)))
+                fields.append(HTTPField(name: name, value: replayed(header.value, .field)))
             }
         }
         let status = HTTPResponse.Status(code: entry.response.status, reasonPhrase: entry.response.statusText)
         let content = entry.response.content
         let body = HARFile.bytes(
-            of: content.encoding == "base64" ? content.text : content.text.map(renumbered), encoding: content.encoding)
+            of: content.encoding == "base64"
+                ? content.text : content.text.map { replayed($0, .body(mimeType: content.mimeType)) },
+            encoding: content.encoding)
         let bodiless = method == .head || status == .noContent || status == .notModified
         return (HTTPResponse(status: status, headerFields: fields), bodiless && body.isEmpty ? nil : HTTPBody(body))
     }
+
+    /// What the numbered placeholders of a recorded request stood for in `sent`, the same request as sent now
+    /// (unredacted): its path, query items, header fields and body compared part by part, each read where the
+    /// recording has the same text around the placeholder.
+    static func values(of recorded: HARFile.Request, in sent: HARFile.Request) -> [Int: String] {
+        func path(_ url: String) -> String {
+            let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? url[...]
+            return String(
+                afterScheme[(afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex)...].prefix { $0 != "?" })
+        }
+        var values = Placeholder.bindings(recorded: path(recorded.url), live: path(sent.url), context: .path)
+        func pairs(_ recorded: [HARFile.NameValue], _ sent: [HARFile.NameValue]) {
+            var seen: [String: Int] = [:]
+            for item in recorded where item.value.contains("redacted") {
+                let name = item.name.lowercased()
+                let occurrence = seen[name, default: 0]
+                seen[name] = occurrence + 1
+                let same = sent.filter { $0.name.lowercased() == name }
+                guard occurrence < same.count else { continue }
+                values.merge(Placeholder.bindings(recorded: item.value, live: same[occurrence].value, context: .field))
+                {
+                    first, _ in first
+                }
+            }
+        }
+        pairs(recorded.queryString, sent.queryString)
+        pairs(recorded.headers, sent.headers)
+        if let text = recorded.postData?.text, let sentText = sent.postData?.text {
+            let context = Placeholder.Context.body(mimeType: recorded.postData?.mimeType ?? "")
+            values.merge(Placeholder.bindings(recorded: text, live: sentText, context: context)) { first, _ in first }
+        }
+        return values
+    }
 }
 
-/// A request a replaying cassette has no recorded exchange for.
+/// A request a replaying cassette has no recorded exchange for. Through an ``APIClient`` it reaches the caller
+/// as an `APIError` of kind `.transport` whose `underlyingError` is this miss.
 public struct CassetteMiss: Error, CustomStringConvertible, Sendable {
     /// The request, as `METHOD URL` (redacted).
     public let request: String

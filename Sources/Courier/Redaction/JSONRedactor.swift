@@ -10,6 +10,8 @@
 struct JSONRedactor {
     private let input: [UInt8]
     private let isSecret: (String) -> Bool
+    /// What a secret value is written as, given its text (a string's without the quotes).
+    private let naming: (Substring) -> String
     private let target: [any CodingKey]?
     private var position = 0
     private var output: [UInt8] = []
@@ -21,10 +23,11 @@ struct JSONRedactor {
 
     /// `text` with secret members' values redacted, and the offset in the result where the value at
     /// `codingPath` starts (when given and found).
-    static func redact(_ text: [UInt8], isSecret: @escaping (String) -> Bool, locating codingPath: [any CodingKey]?)
-        -> (text: [UInt8], location: Int?)
-    {
-        var redactor = JSONRedactor(input: text, isSecret: isSecret, target: codingPath)
+    static func redact(
+        _ text: [UInt8], isSecret: @escaping (String) -> Bool,
+        naming: @escaping (Substring) -> String = Redaction.plainName, locating codingPath: [any CodingKey]?
+    ) -> (text: [UInt8], location: Int?) {
+        var redactor = JSONRedactor(input: text, isSecret: isSecret, naming: naming, target: codingPath)
         redactor.output.reserveCapacity(text.count)
         // Every top-level value (JSON Lines bodies hold several); where the text stops parsing, the rest is
         // redacted by pattern, so that nothing after a syntax error escapes.
@@ -40,9 +43,13 @@ struct JSONRedactor {
         return (redactor.output, redactor.location)
     }
 
-    private init(input: [UInt8], isSecret: @escaping (String) -> Bool, target: [any CodingKey]?) {
+    private init(
+        input: [UInt8], isSecret: @escaping (String) -> Bool, naming: @escaping (Substring) -> String,
+        target: [any CodingKey]?
+    ) {
         self.input = input
         self.isSecret = isSecret
+        self.naming = naming
         self.target = target
     }
 
@@ -74,13 +81,28 @@ struct JSONRedactor {
             output.append(contentsOf: input[afterName...position])
             position += 1
             copyWhitespace()
+            let start = position
             if position < input.count, input[position] == UInt8(ascii: "'") {
                 _ = quoted(copying: false)
             } else {
                 skipValue()
             }
-            output.append(contentsOf: Array("\"\(Redaction.placeholder)\"".utf8))
+            appendName(ofValueFrom: start)
         }
+    }
+
+    /// The secret value skipped from `start` to `position`, as a string of what ``naming`` calls it (given a
+    /// string's text without its quotes, as escaped in the input).
+    private mutating func appendName(ofValueFrom start: Int) {
+        var value = input[start..<position]
+        if let first = value.first, first == UInt8(ascii: "\"") || first == UInt8(ascii: "'"), value.count >= 2,
+            value.last == first
+        {
+            value = value.dropFirst().dropLast()
+        }
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: naming(Substring(decoding: value, as: UTF8.self)).utf8)
+        output.append(UInt8(ascii: "\""))
     }
 
     /// A string in `"` or `'` quotes from `position`, copied or skipped; its decoded text, or `nil` (and
@@ -170,8 +192,9 @@ struct JSONRedactor {
             if isSecret(name) {
                 copyWhitespace()
                 if location == nil, let target, matches(path + [.member(name)], target) { location = output.count }
+                let start = position
                 skipValue()
-                output.append(contentsOf: Array("\"\(Redaction.placeholder)\"".utf8))
+                appendName(ofValueFrom: start)
             } else {
                 try value(path: path + [.member(name)], depth: depth + 1)
             }

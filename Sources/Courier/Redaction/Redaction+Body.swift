@@ -8,19 +8,24 @@ extension Redaction {
     /// character, whatever the type says. For JSON, also where the value at `codingPath` starts in the
     /// result, when it is given and found. Bytes that are not UTF-8 are redacted the same way, byte for byte.
     func redacted(
-        body: Data, contentType: String?, secrets: [String], locating codingPath: [any CodingKey]? = nil
+        body: Data, contentType: String?, secrets: [String], locating codingPath: [any CodingKey]? = nil,
+        naming: (Substring) -> String = Redaction.plainName
     ) -> (text: [UInt8], location: Int?) {
         let type = contentType?.lowercased() ?? ""
         let bytes: [UInt8]
         if let text = String(data: body, encoding: .utf8) {
-            let scrubbed = scrub(text, secrets: secrets)
-            if type.hasPrefix("application/x-www-form-urlencoded") { return (Array(redactForm(scrubbed).utf8), nil) }
+            let scrubbed = scrub(text, secrets: secrets, naming: naming)
+            if type.hasPrefix("application/x-www-form-urlencoded") {
+                return (Array(redactForm(scrubbed, naming: naming).utf8), nil)
+            }
             bytes = Array(scrubbed.utf8)
         } else {
-            bytes = Self.scrubbing(secrets, from: Array(body))
+            bytes = Self.scrubbing(secrets, from: Array(body), naming: naming)
         }
         guard type.contains("json") || Self.startsLikeJSON(bytes) else { return (bytes, nil) }
-        return JSONRedactor.redact(bytes, isSecret: { isSecretQueryName($0) }, locating: codingPath)
+        return withoutActuallyEscaping(naming) { naming in
+            JSONRedactor.redact(bytes, isSecret: { isSecretQueryName($0) }, naming: naming, locating: codingPath)
+        }
     }
 
     /// `body` as text with secrets hidden (see ``redacted(body:contentType:secrets:locating:)``).
@@ -36,19 +41,20 @@ extension Redaction {
     }
 
     /// `bytes` with every secret's UTF-8 spelling replaced by ``placeholder``.
-    static func scrubbing(_ secrets: [String], from bytes: [UInt8]) -> [UInt8] {
-        let placeholder = Array(Self.placeholder.utf8)
-        return secrets.reduce(bytes) { result, secret in
-            secret.isEmpty ? result : result.replacing(Array(secret.utf8), with: placeholder)
+    static func scrubbing(
+        _ secrets: [String], from bytes: [UInt8], naming: (Substring) -> String = Redaction.plainName
+    ) -> [UInt8] {
+        secrets.reduce(bytes) { result, secret in
+            secret.isEmpty ? result : result.replacing(Array(secret.utf8), with: Array(naming(secret[...]).utf8))
         }
     }
 
-    private func redactForm(_ text: String) -> String {
+    private func redactForm(_ text: String, naming: (Substring) -> String) -> String {
         EncodedQueryPair.split(Substring(text), keepingEmpty: true).map { pair -> String in
-            guard pair.encodedValue != nil, isSecretQueryName(pair.name(plusIsSpace: true)) else {
+            guard let value = pair.encodedValue, isSecretQueryName(pair.name(plusIsSpace: true)) else {
                 return String(pair.text)
             }
-            return "\(pair.encodedName)=\(Self.placeholder)"
+            return "\(pair.encodedName)=\(naming(value))"
         }.joined(separator: "&")
     }
 }
@@ -59,5 +65,14 @@ extension Redaction {
     /// …) given the placeholder as their value, in place.
     public func redactedBody(_ body: Data, contentType: String?, secrets: [String]) -> Data {
         Data(redacted(body: body, contentType: contentType, secrets: secrets).text)
+    }
+
+    /// `body` redacted as ``redactedBody(_:contentType:secrets:)`` does, each secret written as `naming` calls
+    /// it (given the secret as it appears: a spelling of `secrets`, a form field's encoded value, a JSON
+    /// member's value without its quotes), for tools that tell secrets apart.
+    package func redactedBody(
+        _ body: Data, contentType: String?, secrets: [String], naming: (Substring) -> String
+    ) -> Data {
+        Data(redacted(body: body, contentType: contentType, secrets: secrets, naming: naming).text)
     }
 }

@@ -60,26 +60,36 @@ public struct Redaction: Sendable, Hashable {
 
     /// `url` with the value of every secret query item replaced by ``placeholder``.
     public func redact(url: String) -> String {
+        redact(url: url, naming: Self.plainName)
+    }
+
+    /// `url` with the value of every secret query item, and any user information, replaced by what `naming`
+    /// calls it (given the value as it appears, percent-encoded).
+    package func redact(url: String, naming: (Substring) -> String) -> String {
         // Searched by byte: the delimiters are ASCII, and a search by Character (or Foundation's `range(of:)`)
         // cost several thousand instructions per URL.
-        let url = Self.withoutUserInfo(url)
+        let url = Self.withoutUserInfo(url, naming: naming)
         guard let queryStart = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
         let fragmentStart = url.utf8[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? url.endIndex
         let query = url[url.index(after: queryStart)..<fragmentStart]
         let pairs = EncodedQueryPair.split(query, keepingEmpty: true).map { pair -> String in
-            guard pair.encodedValue != nil, isSecret(pair) else {
+            // An empty value hides nothing (and may be a URL a text cut short before its placeholder).
+            guard let value = pair.encodedValue, !value.isEmpty, isSecret(pair) else {
                 return String(pair.text)
             }
-            return "\(pair.encodedName)=\(Self.placeholder)"
+            return "\(pair.encodedName)=\(naming(value))"
         }
         return url[...queryStart] + pairs.joined(separator: "&") + url[fragmentStart...]
     }
 
+    /// ``placeholder``, whatever the secret: how errors and logs name every secret.
+    package static func plainName(_: Substring) -> String { placeholder }
+
     /// `scheme://user:password@host…` as `scheme://<redacted>@host…`.
-    private static func withoutUserInfo(_ url: String) -> String {
+    private static func withoutUserInfo(_ url: String, naming: (Substring) -> String) -> String {
         guard let (_, authority) = url.utf8.schemeAndAuthority(), let at = authority.lastIndex(of: UInt8(ascii: "@"))
         else { return url }
-        return url[..<authority.startIndex] + placeholder + url[at...]
+        return url[..<authority.startIndex] + naming(url[authority.startIndex..<at]) + url[at...]
     }
 
     /// `fields` with the value of every secret field replaced by ``placeholder``, and secret query values
@@ -107,13 +117,26 @@ public struct Redaction: Sendable, Hashable {
     public func secretValues(in requests: [HTTPRequest], responses: [HTTPResponse] = [], extra: [String] = [])
         -> [String]
     {
-        var values = Set(extra)
+        Set(secrets(in: requests, responses: responses, extra: extra).joined()).sorted { $0.count > $1.count }
+    }
+
+    /// The secrets of ``secretValues(in:responses:extra:)`` one by one: each distinct secret's spellings,
+    /// longest first, the secrets in the order of their values. An `Authorization` value's scheme and a
+    /// `Cookie` value's names are not part of any secret (`Bearer <redacted>`), unless a credential in it is
+    /// too short to be hidden by itself.
+    package func secrets(in requests: [HTTPRequest], responses: [HTTPResponse] = [], extra: [String] = [])
+        -> [[String]]
+    {
+        // Each secret, and the spellings it was seen in besides those ``spellings(of:json:)`` finds.
+        var values: [String: Set<String>] = [:]
+        func add(_ value: String, seenAs others: [String] = []) { values[value, default: []].formUnion(others) }
+        for value in extra { add(value) }
         // The cookies a response sets are secrets as soon as they arrive.
         for response in responses {
             for line in response.headerFields[values: .setCookie] {
                 let pair = line.prefix { $0 != ";" }
                 if let equals = pair.firstIndex(of: "=") {
-                    values.insert(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+                    add(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
                 }
             }
         }
@@ -121,20 +144,30 @@ public struct Redaction: Sendable, Hashable {
             if let path = request.path, let queryStart = path.firstIndex(of: "?") {
                 for pair in EncodedQueryPair.split(path[path.index(after: queryStart)...]) {
                     guard let value = pair.encodedValue, isSecret(pair) else { continue }
-                    values.insert(String(value))
-                    if let decoded = pair.value(plusIsSpace: true) { values.insert(decoded) }
-                    if let decoded = pair.value() { values.insert(decoded) }
+                    // The value as sent is a spelling of the decoded one; `+` read as a space may be another secret.
+                    add(pair.value() ?? String(value), seenAs: [String(value)])
+                    if let spaced = pair.value(plusIsSpace: true) { add(spaced) }
                 }
             }
             for field in request.headerFields where isCredentialField(field.name) {
-                values.insert(field.value)
-                values.formUnion(credentials(inHeaderValue: field.value))
+                let parts = credentials(inHeaderValue: field.value, of: field.name)
+                for part in parts { add(part) }
+                if parts.isEmpty || parts.contains(where: { $0.count < 3 }) || !Self.isStructured(field.name) {
+                    add(field.value)
+                }
             }
         }
-        var spelled: Set<String> = []
         let json = JSONEncoder()
-        for value in values where value.count >= 3 { spelled.formUnion(Self.spellings(of: value, json: json)) }
-        return spelled.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+        return values.filter { $0.key.count >= 3 }.sorted { $0.key < $1.key }.compactMap { value, seen in
+            let spelled = Self.spellings(of: value, json: json).union(seen).filter { $0.count >= 3 }
+            return spelled.isEmpty ? nil : spelled.sorted { ($0.count, $0) > ($1.count, $1) }
+        }
+    }
+
+    /// Whether a credential field's value has a structure around its secrets that may be shown: the scheme of
+    /// `Authorization` and `Proxy-Authorization`, the cookie names of `Cookie`.
+    private static func isStructured(_ name: HTTPField.Name) -> Bool {
+        name == .authorization || name == .proxyAuthorization || name == .cookie
     }
 
     /// `secret` as it may appear in a URL, a form, a JSON string or an echoed header.
@@ -177,10 +210,11 @@ public struct Redaction: Sendable, Hashable {
         return result
     }
 
-    /// `text` with every one of `secrets` replaced by ``placeholder``, and secret query items redacted in
-    /// every URL it mentions (a transport's error may quote a URL that middleware added a key to).
-    func scrub(_ text: String, secrets: [String]) -> String {
-        redactURLs(in: Self.replacing(secrets, in: text))
+    /// `text` with every one of `secrets` replaced by ``placeholder`` (or what `naming` calls it), and secret
+    /// query items redacted in every URL it mentions (a transport's error may quote a URL that middleware added
+    /// a key to).
+    func scrub(_ text: String, secrets: [String], naming: (Substring) -> String = Redaction.plainName) -> String {
+        redactURLs(in: Self.replacing(secrets, in: text, naming: naming), naming: naming)
     }
 
     /// `text` with every one of `secrets` replaced by ``placeholder``, in order (``secretValues(in:responses:extra:)``
@@ -189,8 +223,13 @@ public struct Redaction: Sendable, Hashable {
         secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
     }
 
+    /// `text` with every one of `secrets` replaced by what `naming` calls it, in order.
+    package static func replacing(_ secrets: [String], in text: String, naming: (Substring) -> String) -> String {
+        secrets.reduce(text) { $1.isEmpty ? $0 : $0.replacingOccurrences(of: $1, with: naming($1[...])) }
+    }
+
     /// Every `http://` or `https://` URL in `text` passed through ``redact(url:)``, in one pass.
-    func redactURLs(in text: String) -> String {
+    func redactURLs(in text: String, naming: (Substring) -> String = Redaction.plainName) -> String {
         guard text.contains("http") else { return text }
         var result = ""
         var rest = Substring(text)
@@ -203,7 +242,7 @@ public struct Redaction: Sendable, Hashable {
             }
             result += rest[..<start.lowerBound]
             let end = tail.firstIndex { " \",}<>\\\n\r\t".contains($0) } ?? tail.endIndex
-            result += redact(url: String(tail[..<end]))
+            result += redact(url: String(tail[..<end]), naming: naming)
             rest = tail[end...]
         }
         return result + rest
@@ -222,11 +261,12 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// The secret parts of a credential field's value: the credentials after an auth scheme (and the password
-    /// inside `Basic`), and every cookie value (a single cookie, `a=b`, as much as a list).
-    private func credentials(inHeaderValue value: String) -> [String] {
+    /// inside `Basic`) unless it is a `Cookie`, and every cookie value (a single cookie, `a=b`, as much as a
+    /// list) unless it is an `Authorization`.
+    private func credentials(inHeaderValue value: String, of name: HTTPField.Name) -> [String] {
         var result: [String] = []
         let parts = value.split(separator: " ", maxSplits: 1)
-        if parts.count == 2 {
+        if parts.count == 2 && name != .cookie {
             result.append(String(parts[1]))
             if parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])),
                 let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
@@ -234,6 +274,7 @@ public struct Redaction: Sendable, Hashable {
                 result.append(String(pair[pair.index(after: colon)...]))
             }
         }
+        guard name != .authorization && name != .proxyAuthorization else { return result }
         for cookie in value.split(separator: ";") {
             if let equals = cookie.firstIndex(of: "=") {
                 result.append(cookie[cookie.index(after: equals)...].trimmingCharacters(in: .whitespaces))

@@ -162,6 +162,16 @@ enum ReadmeFeatureExamples {
     }
     // END DOCC: cassette
 
+    static func missed(client: APIClient) async throws {
+        // BEGIN DOCC: cassette miss
+        do {
+            _ = try await client.send(APIRequest<Data>.get("/users/octocot"))
+        } catch let error where error.underlyingError is CassetteMiss {
+            print(error)  // GET …/users/octocot failed — transport failed: the cassette has no recorded exchange for …
+        }
+        // END DOCC: cassette miss
+    }
+
     // BEGIN DOCC: json lines
     struct BuildLog: Decodable, Sendable {
         let step: String

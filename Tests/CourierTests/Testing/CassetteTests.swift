@@ -73,7 +73,7 @@ struct CassetteTests {
             #expect(!text.contains(secret), "the cassette holds \(secret)")
         }
         #expect(issued.count == 2, "the login issued a token and a refresh token")
-        #expect(text.contains("<redacted>"))
+        #expect(text.contains("<redacted:1>"))
         // No times: every entry starts at the epoch and takes no time, and no Date field is kept.
         #expect(text.components(separatedBy: "\"startedDateTime\" : \"1970-01-01T00:00:00.000Z\"").count == 10)
         #expect(!text.lowercased().contains("\"date\""))
@@ -112,17 +112,25 @@ struct CassetteTests {
         let base = try await TestServers.testServerURL()
         try await withCassette("miss", in: folder, mode: .record, recordingThrough: DefaultTransport.make()) {
             cassette in
-            _ = try await APIClient(baseURL: base, transport: cassette).send(APIRequest<Data>.get("/users/octocat"))
+            _ = try await APIClient(baseURL: base, transport: cassette).send(
+                APIRequest<Data>.get("/users/octocat", query: ["key": "k-1a2b3c4d"]))
         }
         let error = await #expect(throws: APIError.self) {
             try await withCassette("miss", in: folder, mode: .replay, recordingThrough: MockTransport(stubs: [])) {
                 cassette in
-                _ = try await APIClient(baseURL: base, transport: cassette).send(APIRequest<Data>.get("/users/octocot"))
+                _ = try await APIClient(baseURL: base, transport: cassette).send(
+                    APIRequest<Data>.get("/users/octocot", query: ["key": "k-1a2b3c4d"]))
             }
         }
+        // What the documentation says a miss is: a transport failure whose underlying error is the miss.
+        #expect(error?.kind == .transport)
+        #expect(error?.underlyingError is CassetteMiss)
         let message = error?.description ?? ""
         #expect(message.contains("no recorded exchange for GET") && message.contains("/users/octocot"), "\(message)")
         #expect(message.contains("nearest recorded one is GET") && message.contains("/users/octocat"), "\(message)")
+        // One marker per secret value, wherever the message shows the URL.
+        #expect(message.contains("octocot?key=<redacted> ") && message.contains("octocat?key=<redacted>"), "\(message)")
+        #expect(!message.contains("<redacted><redacted>") && !message.contains("k-1a2b3c4d"), "\(message)")
     }
 
     /// Recording the same exchanges twice, sent in a different order at once, writes the same bytes (the
@@ -165,9 +173,9 @@ struct CassetteTests {
     }
 
     /// A recorded cookie keeps its name and attributes with its value redacted, so a replay stores it and sends
-    /// it back (a future `Expires` dropped, a deletion kept one); redacted values a replay hands out differ
-    /// between responses and match again when sent back in a path; query items are written decoded, JSON
-    /// request bodies with sorted keys, the recorded origin as asked.
+    /// it back (a future `Expires` dropped, a deletion kept one); each secret has one name in the whole file,
+    /// which a replay hands out and matches again when sent back in a path; query items are written decoded,
+    /// JSON request bodies with sorted keys, the recorded origin as asked.
     @Test func cookiesTokensAndOriginsSurviveRedactionAndReplay() async throws {
         struct Session: Decodable, Sendable { let token: String }
         let folder = Self.folder()
@@ -202,16 +210,18 @@ struct CassetteTests {
         }
         _ = try await run(.record, base: base)
         let text = try String(contentsOf: folder.appending(path: "cookies.har"), encoding: .utf8)
-        #expect(text.contains("session=<redacted>; Path=/; HttpOnly"), "\(text)")
+        // One name per secret: the cookie is `<redacted:1>` wherever it appears, the token `<redacted:2>`.
+        #expect(text.contains("session=<redacted:1>; Path=/; HttpOnly"), "\(text)")
         #expect(text.contains("old=; Max-Age=0"), "\(text)")
-        #expect(text.contains(#""value" : "session=<redacted>""#), "the search sent it, redacted: \(text)")
+        #expect(text.contains(#""value" : "session=<redacted:1>""#), "the search sent it, redacted: \(text)")
         #expect(text.contains(#""text" : "{\"alpha\":2,\"mid\":3,\"zeta\":1}""#), "\(text)")
-        #expect(text.contains("http://api.test/sessions/<redacted>") && !text.contains("127.0.0.1"), "\(text)")
+        #expect(text.contains(#""text" : "{\"token\":\"<redacted:2>\",\"user\":\"ada\"}""#), "\(text)")
+        #expect(text.contains("http://api.test/sessions/<redacted:2>") && !text.contains("127.0.0.1"), "\(text)")
         for secret in ["s3cr3t-cookie-value", "tok-7c1e9a", "2098"] { #expect(!text.contains(secret), "\(secret)") }
         #expect(text.contains(#""value" : "a b/ü""#), "\(text)")
         let replayed = try await run(.replay, base: origin)
-        // The login is the file's third entry (`GET /search` and `GET /sessions/…` sort first).
-        #expect(replayed.cookies.map { "\($0.name)=\($0.value)" } == ["session=<redacted-3>"])
+        // The replaying client never sent the cookie, so it gets the cookie's name in the file.
+        #expect(replayed.cookies.map { "\($0.name)=\($0.value)" } == ["session=<redacted:1>"])
         try Self.expectValidHAR([folder.appending(path: "cookies.har")])
     }
 
@@ -225,6 +235,11 @@ struct CassetteTests {
                 "http://localhost", with: "http://demo.invalid",
                 in: "http://localhost/x http://localhost:8081/y http://localhost.example/z (http://localhost)")
                 == "http://demo.invalid/x http://localhost:8081/y http://localhost.example/z (http://demo.invalid)")
+        // An authority standing alone (`Host`, an echoed `host:port`) is rewritten whole, never inside another.
+        #expect(
+            CassetteWriter.replacingOrigin(
+                "127.0.0.1:8081", with: "demo.invalid", in: #"{"Host": "127.0.0.1:8081", "a": "10.127.0.0.1:8081"}"#)
+                == #"{"Host": "demo.invalid", "a": "10.127.0.0.1:8081"}"#)
         #expect(
             CassetteWriter.redactingCookieValues(
                 "a=1; Max-Age=60; Expires=Wed, 01 Jan 2098 00:00:00 GMT", attributes: true)
