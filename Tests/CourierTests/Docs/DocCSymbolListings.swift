@@ -342,6 +342,23 @@ enum EventsSymbolListings {
         // END DOCC: Streaming.idleTimeout
     }
 
+    static func reconnecting(client: APIClient) async throws {
+        // BEGIN DOCC: Streaming.reconnecting
+        /// A live feed: reconnect quickly and keep trying for longer; after the server ends it, connect again.
+        let feed = ReconnectPolicy(
+            maxReconnects: 20, delay: .milliseconds(500), maxDelay: .seconds(30), reconnectsAfterEnd: true)
+        for try await event in client.events(APIRequest<Void>.get("/v1/feed"), reconnecting: feed) {
+            print(event.data)
+        }
+
+        /// A one-off stream, such as a model's answer: a drop ends it with its error.
+        let answer = APIRequest<Void>.post("/v1/chat", body: .json(["prompt": "Hello"]))
+        for try await token in client.events(answer, reconnecting: .never) {
+            print(token.data, terminator: "")
+        }
+        // END DOCC: Streaming.reconnecting
+    }
+
     struct LogLine: Decodable, Sendable { let message: String }
 
     static func records(client: APIClient) async throws {
