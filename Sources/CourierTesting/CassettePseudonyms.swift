@@ -38,19 +38,37 @@ final class Pseudonyms {
     }
 }
 
-/// Numbers the placeholders of a cassette in the order they first appear (temporary ones and those an earlier
-/// recording wrote alike), so that the numbers depend only on where secrets appear, not on their values.
+/// Numbers the temporary placeholders of a cassette (`<redacted:t3>`) in the order they first appear, after
+/// the numbers an earlier recording wrote, which stay as they are: the numbers depend only on where secrets
+/// appear, not on their values, and a `recordMissing` run leaves what was written alone.
 final class Renumbering {
     private var numbers: [Substring: Int] = [:]
+    private var highest: Int
 
-    /// `text` with every numbered placeholder, as written or percent-encoded, renumbered.
+    /// Numbers after `highestKept`, the highest number the file already holds (0 for none).
+    init(after highestKept: Int) { highest = highestKept }
+
+    /// The highest number in `texts`' placeholders.
+    static func highest(in texts: some Sequence<String>) -> Int {
+        texts.lazy.flatMap { $0.matches(of: Placeholder.numbered) }.compactMap { Int($0.output.1) }.max() ?? 0
+    }
+
+    /// `text` with every temporary placeholder, as written or percent-encoded, numbered.
     func callAsFunction(_ text: String) -> String {
-        guard text.contains("redacted") else { return text }
+        guard text.contains("redacted:t") || text.contains("redacted%3At") || text.contains("redacted%3at") else {
+            return text
+        }
         return text.replacing(Placeholder.numbered) { match in
-            let label = match.output.1
-            let number = numbers[label] ?? (numbers.count + 1)
-            numbers[label] = number
             let whole = match.output.0
+            let label = match.output.1
+            guard label.hasPrefix("t") else { return String(whole) }
+            let number =
+                numbers[label]
+                ?? {
+                    highest += 1
+                    numbers[label] = highest
+                    return highest
+                }()
             return whole[..<label.startIndex] + String(number) + whole[label.endIndex...]
         }
     }
@@ -66,7 +84,7 @@ enum Placeholder {
 
     /// Whether `text` is one placeholder and nothing else.
     static func isWhole(_ text: some StringProtocol) -> Bool {
-        text.hasPrefix("<redacted") && (try? any.wholeMatch(in: String(text))) != nil
+        text.contains("redacted") && (try? any.wholeMatch(in: String(text))) != nil
     }
 
     /// `text` with every placeholder written plainly, so that texts that differ only in their secrets'
@@ -93,24 +111,40 @@ enum Placeholder {
     static func bindings(recorded: String, live: String, context: Context) -> [Int: String] {
         let placeholders = recorded.matches(of: any)
         guard !placeholders.isEmpty else { return [:] }
-        var pattern = "^"
-        var labels: [Int?] = []
+        // The text between placeholders, matched left to right, each placeholder taking what lies up to the
+        // next piece's first occurrence: linear, with no backtracking whatever the text.
+        var pieces: [Substring] = []
         var rest = recorded[...]
         for placeholder in placeholders {
-            pattern += NSRegularExpression.escapedPattern(for: String(rest[..<placeholder.range.lowerBound]))
-            pattern += "(.*?)"
-            labels.append(placeholder.output.firstMatch(of: numbered).flatMap { Int($0.output.1) })
+            pieces.append(rest[..<placeholder.range.lowerBound])
             rest = rest[placeholder.range.upperBound...]
         }
-        pattern += NSRegularExpression.escapedPattern(for: String(rest)) + "$"
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]),
-            let match = regex.firstMatch(in: live, range: NSRange(live.startIndex..., in: live))
+        guard live.hasPrefix(pieces[0]), live.hasSuffix(rest),
+            live.count >= pieces.reduce(rest.count, { $0 + $1.count })
         else { return [:] }
         var values: [Int: String] = [:]
-        for (index, label) in labels.enumerated() {
-            guard let label, let range = Range(match.range(at: index + 1), in: live) else { continue }
-            let value = decoded(String(live[range]), from: context)
-            if let value, !isWhole(value), values[label] == nil { values[label] = value }
+        var position = live.index(live.startIndex, offsetBy: pieces[0].count)
+        let end = live.index(live.endIndex, offsetBy: -rest.count)
+        for (index, placeholder) in placeholders.enumerated() {
+            let next = index + 1 < pieces.count ? pieces[index + 1] : nil
+            let valueEnd: String.Index
+            let resume: String.Index
+            if let next {
+                guard let found = next.isEmpty ? position..<position : live[position..<end].range(of: next) else {
+                    return [:]
+                }
+                (valueEnd, resume) = (found.lowerBound, found.upperBound)
+            } else {
+                (valueEnd, resume) = (end, end)
+            }
+            guard position <= valueEnd else { return [:] }
+            if let number = placeholder.output.firstMatch(of: numbered).flatMap({ Int($0.output.1) }),
+                let value = decoded(String(live[position..<valueEnd]), from: context), !value.isEmpty,
+                !isWhole(value), values[number] == nil
+            {
+                values[number] = value
+            }
+            position = resume
         }
         return values
     }

@@ -87,10 +87,13 @@ struct CassetteWriter: Sendable {
                 case .setCookie: Self.redactingCookieValues(field.value, attributes: true, naming: names.name)
                 case .cookie: Self.redactingCookieValues(field.value, attributes: false, naming: names.name)
                 case .authorization, .proxyAuthorization:
-                    field.value.split(separator: " ", maxSplits: 1).count == 2
-                        ? field.value.prefix { $0 != " " } + " "
-                            + names.name(field.value.drop { $0 != " " }.dropFirst())
-                        : names.name(field.value[...])
+                    if let scheme = Redaction.authScheme(of: field.value) {
+                        // The scheme and the spaces after it, then the credentials' name.
+                        String(scheme) + field.value.dropFirst(scheme.count).prefix { $0 == " " }
+                            + names.name(field.value.dropFirst(scheme.count).drop { $0 == " " })
+                    } else {
+                        names.name(field.value[...])
+                    }
                 case _ where redaction.headerNames.contains(field.name): names.name(field.value[...])
                 default: field.value
                 }

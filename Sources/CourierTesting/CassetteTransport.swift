@@ -7,7 +7,8 @@ import Synchronization
 /// A `ClientTransport` that records real exchanges to a HAR 1.2 file (a "cassette") through another
 /// transport, and replays them, so that tests of a client run against what a real server once said.
 ///
-/// Secrets are redacted as Courier's errors and logs redact them, before anything is written: secret query
+/// Secrets are redacted by the rules Courier's errors and logs follow, before anything is written (a
+/// credential's scheme and a cookie's name are kept, where a log hides the whole field): secret query
 /// items, credential header fields, the tokens and passwords inside them and cookies (``Redaction``), in every
 /// spelling, in URLs, header values and bodies, plus form fields and JSON members named like secrets, plus
 /// any `secrets` given. Output is deterministic: entries sorted by request (each request's repeats in the
@@ -19,8 +20,9 @@ import Synchronization
 /// ``Matching/queryOrderMatters``), and by the header fields and body ``Matching`` names; each recorded
 /// exchange answers once, in order. Each distinct secret is written under one name for the whole file,
 /// `<redacted:N>`, with the structure around it kept (`Bearer <redacted:1>`); a replay hands back the values
-/// the replaying requests sent under those names, so it decodes what the recording decoded, and hands out the
-/// others (a token the server issued) as written. In ``Mode/replay`` a request that matches none fails with
+/// the replaying requests sent under those names, read from the parts (path, query item, field, body) that
+/// otherwise read as recorded, so it decodes what the recording decoded, and hands out the others (a token
+/// the server issued) as written. In ``Mode/replay`` a request that matches none fails with
 /// ``CassetteMiss``, naming the request and the nearest recorded one.
 /// Bodies are recorded in full: a response is read to its end before the caller sees it, so record only
 /// streams that end. Recording sends requests without `Accept-Encoding`, and writes them as sent, so that
@@ -240,7 +242,8 @@ public final class CassetteTransport: ClientTransport, Sendable {
         }
         // Sorted by the whole request (as redacted), each request's repeats in the order they happened; then
         // each secret numbered where it first appears.
-        let renumbering = Renumbering()
+        let written = try loaded.map { String(decoding: try JSONEncoder().encode($0.entry), as: UTF8.self) }
+        let renumbering = Renumbering(after: Renumbering.highest(in: written))
         let entries = (old + new).sorted { ($0.key, $0.sequence) < ($1.key, $1.sequence) }.map {
             $0.entry.renumbered(by: renumbering)
         }
@@ -291,7 +294,13 @@ public final class CassetteTransport: ClientTransport, Sendable {
         }
         var key = "\(request.method) \(url)"
         for name in matching.headers.map(\.canonicalName).sorted() {
-            let values = request.headers.filter { $0.name.lowercased() == name }.map(\.value)
+            var values = request.headers.filter { $0.name.lowercased() == name }.map(\.value)
+            // A credential as redacted, with or without its scheme: older cassettes wrote it whole.
+            if name == "authorization" || name == "proxy-authorization" {
+                values = values.map {
+                    Placeholder.unnumbered($0).hasSuffix(Redaction.placeholder) ? "<credential>" : $0
+                }
+            }
             key += "\n\(name): \(values.joined(separator: ", "))"
         }
         if matching.body { key += "\n\n" + Placeholder.unnumbered(request.postData?.text ?? "") }

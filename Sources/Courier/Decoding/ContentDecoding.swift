@@ -10,6 +10,8 @@ enum ContentCoding: String, Sendable {
 
     /// The value Courier sends as `Accept-Encoding` when a request names none.
     static let accepted = "gzip, deflate"
+    /// ``accepted`` as a field, made (and its value validated) once rather than for every request.
+    static let acceptedField = HTTPField(name: .acceptEncoding, value: accepted)
 
     /// The coding a `Content-Encoding` value names: `nil` for none (absent, empty or `identity`), else the one
     /// coding, or a failure naming what Courier can't decode (an unknown coding, or more than one).

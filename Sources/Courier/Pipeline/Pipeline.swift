@@ -95,7 +95,7 @@ final class Pipeline: Sendable {
         hop.head.joinCookieFields()
         // A range applies to the encoded bytes, which can't be decoded from the middle: ranges go unencoded.
         if !hop.head.headerFields.has(.acceptEncoding) && !hop.head.headerFields.has(.range) {
-            hop.head.headerFields.append(HTTPField(name: .acceptEncoding, value: ContentCoding.accepted))
+            hop.head.headerFields.append(ContentCoding.acceptedField)
         }
         let start = hop.plan.coalesces ? 0 : 1
         guard let context = hop.context else { return try await next(hop, from: start) }

@@ -58,13 +58,14 @@ public struct Redaction: Sendable, Hashable {
         String(name.lowercased().filter { $0 != "_" && $0 != "-" })
     }
 
-    /// `url` with the value of every secret query item replaced by ``placeholder``.
+    /// `url` with the value of every secret query item (an empty one hides nothing and stays empty) and any
+    /// user information replaced by ``placeholder``.
     public func redact(url: String) -> String {
         redact(url: url, naming: Self.plainName)
     }
 
     /// `url` with the value of every secret query item, and any user information, replaced by what `naming`
-    /// calls it (given the value as it appears, percent-encoded).
+    /// calls it (given the value as it appears, percent-encoded). An empty value is left as it is.
     package func redact(url: String, naming: (Substring) -> String) -> String {
         // Searched by byte: the delimiters are ASCII, and a search by Character (or Foundation's `range(of:)`)
         // cost several thousand instructions per URL.
@@ -112,8 +113,9 @@ public struct Redaction: Sendable, Hashable {
     /// the token inside `Bearer …`, the password inside `Basic …`, cookie values, cookies a response sets), and
     /// `extra`, each in every spelling it can take in text: as sent, percent-decoded, percent-encoded (query and
     /// form, either hex case), JSON-escaped, and base64 for `Basic` credentials. Longest first, so a longer
-    /// spelling is hidden whole. What errors, logs and cURL output hide; also for tools that write exchanges
-    /// down, such as CourierTesting's cassettes.
+    /// spelling is hidden whole. A credential field's value is listed whole only when it has no auth scheme
+    /// and cookie names to keep (`Bearer <redacted>`). What errors, logs and cURL output hide; also for tools
+    /// that write exchanges down, such as CourierTesting's cassettes.
     public func secretValues(in requests: [HTTPRequest], responses: [HTTPResponse] = [], extra: [String] = [])
         -> [String]
     {
@@ -158,8 +160,10 @@ public struct Redaction: Sendable, Hashable {
             }
         }
         let json = JSONEncoder()
-        return values.filter { $0.key.count >= 3 }.sorted { $0.key < $1.key }.compactMap { value, seen in
-            let spelled = Self.spellings(of: value, json: json).union(seen).filter { $0.count >= 3 }
+        return values.sorted { $0.key < $1.key }.compactMap { value, seen in
+            // A value shorter than 3 characters is hidden only where it was seen spelled longer (`%41%42`).
+            let generated = value.count >= 3 ? Self.spellings(of: value, json: json) : []
+            let spelled = generated.union(seen).filter { $0.count >= 3 }
             return spelled.isEmpty ? nil : spelled.sorted { ($0.count, $0) > ($1.count, $1) }
         }
     }
@@ -262,13 +266,13 @@ public struct Redaction: Sendable, Hashable {
 
     /// The secret parts of a credential field's value: the credentials after an auth scheme (and the password
     /// inside `Basic`) unless it is a `Cookie`, and every cookie value (a single cookie, `a=b`, as much as a
-    /// list) unless it is an `Authorization`.
+    /// list; a part without `=` whole) unless it is an `Authorization`.
     private func credentials(inHeaderValue value: String, of name: HTTPField.Name) -> [String] {
         var result: [String] = []
-        let parts = value.split(separator: " ", maxSplits: 1)
-        if parts.count == 2 && name != .cookie {
-            result.append(String(parts[1]))
-            if parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])),
+        if name != .cookie, let scheme = Self.authScheme(of: value) {
+            let credentials = value.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
+            result.append(credentials)
+            if scheme.lowercased() == "basic", let data = Data(base64Encoded: credentials),
                 let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
             {
                 result.append(String(pair[pair.index(after: colon)...]))
@@ -276,10 +280,26 @@ public struct Redaction: Sendable, Hashable {
         }
         guard name != .authorization && name != .proxyAuthorization else { return result }
         for cookie in value.split(separator: ";") {
-            if let equals = cookie.firstIndex(of: "=") {
-                result.append(cookie[cookie.index(after: equals)...].trimmingCharacters(in: .whitespaces))
-            }
+            let part = cookie.firstIndex(of: "=").map { cookie[cookie.index(after: $0)...] } ?? cookie
+            result.append(part.trimmingCharacters(in: .whitespaces))
         }
         return result
+    }
+
+    /// The auth scheme a credential value starts with (`Bearer` of `Bearer abc`), when its first word is one:
+    /// a scheme registered with IANA or in common use, or a word of letters alone; `nil` for a value with no
+    /// second word, or whose first word may be part of the secret (`k3y 51g`).
+    package static func authScheme(of value: String) -> Substring? {
+        guard let space = value.firstIndex(of: " ") else { return nil }
+        let word = value[..<space]
+        let rest = value[space...].drop { $0 == " " }
+        guard !rest.isEmpty, !word.isEmpty else { return nil }
+        let known = [
+            "aws4-hmac-sha256", "scram-sha-1", "scram-sha-256", "privatetoken", "dpop", "gnap", "sso-key", "apikey",
+            "api-key",
+        ]
+        guard known.contains(word.lowercased()) || (word.count <= 16 && word.allSatisfy { $0.isASCII && $0.isLetter })
+        else { return nil }
+        return word
     }
 }

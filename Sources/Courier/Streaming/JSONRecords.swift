@@ -175,18 +175,23 @@ struct RecordSplitter {
 
     /// Where the next record ends in `bytes`: at an LF for JSON Lines; for a JSON text sequence at an RS, or
     /// at an LF once the record's JSON text is complete.
-    private mutating func nextEnd(in bytes: ArraySlice<UInt8>) -> Int? {
-        guard format == .jsonSequence else { return bytes.firstIndex(ofByte: 0x0A) }
+    private mutating func nextEnd(in bytes: ArraySlice<UInt8>, finding finder: inout RecordBytes) -> Int? {
+        guard format == .jsonSequence else {
+            let end = finder.lineFeed.next(in: bytes, from: bytes.startIndex)
+            return end < bytes.endIndex ? end : nil
+        }
         var index = bytes.startIndex
         while index < bytes.endIndex {
-            if !inRecord || scanner.isInsideString {
+            if !inRecord {
                 // Outside a record only an RS matters.
-                index =
-                    inRecord
-                    ? Self.nextSpecialInString(bytes[index...])
-                    : bytes[index...].firstIndex(ofByte: 0x1E) ?? bytes.endIndex
-                guard index < bytes.endIndex else { return nil }
+                index = finder.separator.next(in: bytes, from: index)
+            } else if scanner.isInsideString {
+                // Inside a string only its closing quote, an escape, or an RS (which ends a record even there).
+                index = Swift.min(
+                    finder.quote.next(in: bytes, from: index), finder.backslash.next(in: bytes, from: index),
+                    finder.separator.next(in: bytes, from: index))
             }
+            guard index < bytes.endIndex else { return nil }
             let byte = bytes[index]
             if byte == 0x1E {
                 scanner = JSONTextScanner()
@@ -204,13 +209,12 @@ struct RecordSplitter {
         return nil
     }
 
-    /// Where the next byte that matters inside a JSON string is (its closing quote, an escape, or an RS, which
-    /// ends a record even there), else the end: a long string is skipped by `memchr` rather than scanned byte
-    /// by byte. The escape and RS searches stop at the quote, so the whole scan stays linear.
-    private static func nextSpecialInString(_ bytes: ArraySlice<UInt8>) -> Int {
-        let quote = bytes.firstIndex(ofByte: UInt8(ascii: "\"")) ?? bytes.endIndex
-        let before = bytes[..<quote]
-        return min(before.firstIndex(ofByte: UInt8(ascii: "\\")) ?? quote, before.firstIndex(ofByte: 0x1E) ?? quote)
+    /// The bytes a record's end is found by, each searched for at most once per chunk.
+    struct RecordBytes {
+        var lineFeed = NextByte(0x0A)
+        var separator = NextByte(0x1E)
+        var quote = NextByte(UInt8(ascii: "\""))
+        var backslash = NextByte(UInt8(ascii: "\\"))
     }
 
     /// Where the JSON text of the record being read stands, so that a JSON text sequence's record is handed
@@ -220,7 +224,8 @@ struct RecordSplitter {
     /// Appends the records `chunk` completes.
     mutating func feed(_ chunk: ArraySlice<UInt8>, into records: inout [ArraySlice<UInt8>]) throws {
         var bytes = chunk
-        while let end = nextEnd(in: bytes) {
+        var finder = RecordBytes()
+        while let end = nextEnd(in: bytes, finding: &finder) {
             // A record ends before an RS or a JSON Lines LF, and with the LF after a complete JSON text.
             let endsAfter = bytes[end] == 0x0A && format == .jsonSequence
             let part = endsAfter ? bytes[...end] : bytes[..<end]

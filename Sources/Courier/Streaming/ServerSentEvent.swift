@@ -92,8 +92,12 @@ struct ServerSentEventParser {
             afterCR = false
             if first == 0x0A { bytes = bytes.dropFirst() }
         }
+        var lineFeed = NextByte(0x0A)
+        var carriageReturn = NextByte(0x0D)
         while !bytes.isEmpty {
-            guard let end = bytes.firstLineEnd() else {
+            let start = bytes.startIndex
+            let end = Swift.min(lineFeed.next(in: chunk, from: start), carriageReturn.next(in: chunk, from: start))
+            guard end < bytes.endIndex else {
                 guard line.count + bytes.count <= maxLineLength else { throw LineTooLong(limit: maxLineLength) }
                 line.append(contentsOf: bytes)
                 break
@@ -144,7 +148,7 @@ struct ServerSentEventParser {
             if hasData { data.append(0x0A) }
             // An event whose data never ends grows no further than a line may.
             guard data.count + value.count <= maxLineLength else {
-                throw LineTooLong(limit: maxLineLength, part: "event's data")
+                throw LineTooLong(limit: maxLineLength, part: "data")
             }
             data.append(contentsOf: value)
             hasData = true
@@ -199,10 +203,13 @@ struct ServerSentEventParser {
 /// A line of an event stream grew past the parser's limit without ending.
 struct LineTooLong: StreamFailure {
     let limit: Int
-    /// What grew past the limit: a line, or an event's data (its `data:` lines together).
+    /// What grew past the limit: a line, or an event's `data` (its `data:` lines together).
     var part = "line"
     var kind: APIError.Kind { .bodyTooLarge }
     var description: String {
-        "an event-stream \(part) grew past \(BodyCollector.TooLarge.text(bytes: limit)) without ending"
+        let limit = BodyCollector.TooLarge.text(bytes: limit)
+        return part == "line"
+            ? "an event-stream line grew past \(limit) without ending"
+            : "an event-stream event's \(part) grew past \(limit) before the event ended"
     }
 }

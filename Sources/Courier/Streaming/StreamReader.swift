@@ -88,11 +88,22 @@ extension ArraySlice<UInt8> {
             return startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
         }
     }
+}
 
-    /// Where the first line end (LF or CR) is.
-    func firstLineEnd() -> Int? {
-        guard let lineFeed = firstIndex(ofByte: 0x0A) else { return firstIndex(ofByte: 0x0D) }
-        return self[..<lineFeed].firstIndex(ofByte: 0x0D) ?? lineFeed
+/// Finds one byte value in a chunk front to back, remembering where it was found: asked again from an index
+/// not past that place, it answers without searching, so the chunk is searched at most once for the byte
+/// however many times it is asked (a search per line or per escape would make long chunks quadratic).
+struct NextByte {
+    let byte: UInt8
+    /// Where `byte` was last found at or after the last search's start (the chunk's end when it wasn't).
+    private var found = Int.min
+
+    init(_ byte: UInt8) { self.byte = byte }
+
+    /// The first `byte` at or after `index` in `bytes` (all searches in the same chunk), else its end.
+    mutating func next(in bytes: ArraySlice<UInt8>, from index: Int) -> Int {
+        if found < index { found = bytes[index...].firstIndex(ofByte: byte) ?? bytes.endIndex }
+        return found
     }
 }
 

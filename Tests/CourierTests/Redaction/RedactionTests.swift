@@ -63,3 +63,44 @@ extension RedactionTests {
         #expect(error?.description.contains("pa55word") == false)
     }
 }
+
+/// The secrets a credential field carries are hidden wherever its value is echoed, in every shape of value;
+/// only an auth scheme and cookie names are left to read.
+@Suite struct CredentialShapeTests {
+    struct Shape: Sendable, CustomTestStringConvertible {
+        let name: HTTPField.Name
+        let value: String
+        /// What must never be readable once the echoed value is scrubbed.
+        let hidden: [String]
+        /// What the scrubbed echo reads.
+        let shown: String
+        var testDescription: String { "\(name): \(value)" }
+    }
+
+    static let shapes = [
+        Shape(name: .authorization, value: "Bearer tok-123456", hidden: ["tok-123456"], shown: "Bearer <redacted>"),
+        Shape(name: .authorization, value: "Bearer  tok-654321", hidden: ["tok-654321"], shown: "Bearer  <redacted>"),
+        // A first word that may be part of the secret is no scheme.
+        Shape(name: .authorization, value: "k3yAbC123 sig456", hidden: ["k3yAbC123", "sig456"], shown: "<redacted>"),
+        Shape(name: .authorization, value: "tok-no-scheme", hidden: ["tok-no-scheme"], shown: "<redacted>"),
+        Shape(
+            name: .authorization, value: "Basic " + Data("ada:pw-7731".utf8).base64EncodedString(),
+            hidden: [Data("ada:pw-7731".utf8).base64EncodedString()], shown: "Basic <redacted>"),
+        // A cookie without `=` is a secret whole; a short value keeps the whole field secret.
+        Shape(
+            name: .cookie, value: "abcdef; sid=xyz123", hidden: ["abcdef", "xyz123"],
+            shown: "<redacted>; sid=<redacted>"),
+        Shape(name: .cookie, value: "a=1; sid=xyz123", hidden: ["a=1; sid=xyz123", "xyz123"], shown: "<redacted>"),
+        Shape(name: .xAPIKey, value: "key 8d41b6", hidden: ["key 8d41b6"], shown: "<redacted>"),
+    ]
+
+    @Test(arguments: shapes)
+    func anEchoedCredentialShowsOnlyItsStructure(shape: Shape) {
+        let request = HTTPRequest(
+            method: .get, scheme: "https", authority: "x.test", path: "/", headerFields: [shape.name: shape.value])
+        let secrets = Redaction.default.secretValues(in: [request])
+        let echoed = Redaction.replacing(secrets, in: #"{"echo": "\#(shape.value)"}"#)
+        for secret in shape.hidden { #expect(!echoed.contains(secret), "\(echoed)") }
+        #expect(echoed == #"{"echo": "\#(shape.shown)"}"#)
+    }
+}

@@ -295,6 +295,46 @@ struct CassetteTests {
             }
         }
         #expect(counting.count == 1)
+        // What was written keeps its names; a new secret, in an entry that sorts first, is numbered after them.
+        let file = folder.appending(path: "grow.har")
+        let later: [(RoutePath, String)] = [("/echo/z", "tok-second-1"), ("/echo/a", "tok-first-22")]
+        for (path, token) in later {
+            try await withCassette("grow", in: folder, mode: .recordMissing, recordingThrough: counting) { cassette in
+                _ = try await APIClient(baseURL: base, transport: cassette).send(
+                    APIRequest<Data>.get(path, headers: [.authorization: "Bearer \(token)"]))
+            }
+        }
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("Bearer <redacted:1>") && text.contains("Bearer <redacted:2>"), "\(text)")
+        let first = try #require(text.range(of: "/echo/a"))
+        let second = try #require(text.range(of: "/echo/z"))
+        #expect(first.lowerBound < second.lowerBound, "entries are sorted by request")
+        #expect(text[first.lowerBound..<second.lowerBound].contains("Bearer <redacted:2>"), "the later secret: \(text)")
+        #expect(text[second.lowerBound...].contains("Bearer <redacted:1>"), "the earlier one keeps its name")
+    }
+
+    /// What a placeholder stood for is read from text that otherwise reads as recorded, in one pass: a body
+    /// that differs elsewhere says nothing, and a large one that doesn't match is given up at once.
+    @Test func placeholdersAreReadOnlyFromTextThatOtherwiseMatches() {
+        #expect(
+            Placeholder.bindings(recorded: "/users/<redacted:2>/keys", live: "/users/ada%20l/keys", context: .path)
+                == [2: "ada l"])
+        #expect(
+            Placeholder.bindings(
+                recorded: #"{"a":"<redacted:1>","b":"<redacted:3>"}"#, live: #"{"a":"x\"y","b":"z"}"#, context: .json)
+                == [1: "x\"y", 3: "z"])
+        #expect(
+            Placeholder.bindings(recorded: #"{"a":"<redacted:1>","t":1}"#, live: #"{"a":"x","t":2}"#, context: .json)
+                .isEmpty)
+        let many = "[" + (1...2000).map { "\"<redacted:\($0)>\"" }.joined(separator: ",") + "]"
+        // The same but for one separator: every piece is searched for once, and the match fails.
+        var values = (1...2000).map { "\"v\($0)\"" }
+        values[999] += ";"
+        let live = "[" + values.joined(separator: ",") + "]"
+        #expect(Placeholder.bindings(recorded: many, live: live, context: .json).isEmpty)
+        #expect(
+            Placeholder.restoring([1: "tok"], in: "Bearer <redacted:1> <redacted:2>", context: .field)
+                == "Bearer tok <redacted:2>")
     }
 }
 
