@@ -47,6 +47,25 @@ struct StreamReconnectionTests {
         #expect(try await EventStreamTests.stats(key, client).opened == 1)
     }
 
+    /// An event the caller fails to decode ends the loop, and with it the stream: its iterator goes away, and
+    /// nothing reconnects.
+    @Test(arguments: TransportUnderTest.all)
+    func anEventThatFailsToDecodeEndsTheStream(transport: TransportUnderTest) async throws {
+        struct Wrong: Decodable { let missing: String }
+        let client = try await transport.demoClient()
+        let key = Self.key("undecodable", transport)
+        let request = APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 1000, "intervalMs": 20])
+        await #expect(throws: DecodingError.self) {
+            for try await event in client.events(request, reconnecting: Self.eager) {
+                _ = try event.decode(Wrong.self)
+            }
+        }
+        try await eventually("the server seeing the connection close", within: .seconds(15)) {
+            try await EventStreamTests.stats(key, client).closed == 1
+        }
+        #expect(try await EventStreamTests.stats(key, client).opened == 1)
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func aDroppedConnectionIsReconnectedOnce(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient()
