@@ -72,7 +72,7 @@ e2e)
     nginx_prepare "$work"
     nginx_start
     echo "== nginx $nginx_version on $base_url" >&2
-    read -r -a clients <<<"${E2E_CLIENTS:-raw-ahc raw-ahc-fields raw-ahc-shared transport-thin-ahc courier-thin-ahc courier-shipped transport-ahc courier-ahc raw-urlsession courier-urlsession courier-streaming-urlsession}"
+    read -r -a clients <<<"${E2E_CLIENTS:-raw-ahc raw-ahc-fields raw-ahc-courier-client raw-ahc-shared transport-thin-ahc courier-thin-ahc courier-shipped transport-ahc courier-ahc raw-urlsession courier-urlsession courier-streaming-urlsession}"
     for client in "${clients[@]}"; do
         low=$(instructions "$client-low" e2e "$client" "$low_count" "$base_url") || exit 1
         high=$(instructions "$client-high" e2e "$client" "$high_count" "$base_url") || exit 1

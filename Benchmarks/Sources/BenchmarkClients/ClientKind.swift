@@ -2,7 +2,11 @@
 /// called directly (what any swift-openapi-runtime client pays at least), or Courier over that transport.
 public enum ClientKind: String, CaseIterable, Codable, Sendable {
     case rawAHC = "raw-ahc"
-    /// Raw AsyncHTTPClient as most users write it: on `HTTPClient.shared`.
+    /// Raw AsyncHTTPClient on the `HTTPClient` Courier as shipped uses (`HTTPClientTransport.sharedClient`: the
+    /// same pool and settings), so that the two differ only in Courier's own work: the like-for-like baseline.
+    case rawAHCCourierClient = "raw-ahc-courier-client"
+    /// Raw AsyncHTTPClient as most users write it: on `HTTPClient.shared` (8 connections per host, a tracing
+    /// span and a decompressor): a comparison of configurations, not of Courier's own cost.
     case rawAHCShared = "raw-ahc-shared"
     /// Raw AsyncHTTPClient sending the two fields Courier adds to every request (`User-Agent`,
     /// `Accept-Encoding`): a reference for the instruction counts, not part of the load matrix.
@@ -28,7 +32,8 @@ public enum ClientKind: String, CaseIterable, Codable, Sendable {
     public var baseline: ClientKind {
         switch self {
         case .rawAHC, .rawAHCFields, .transportAHC, .courierAHC, .transportThinAHC, .courierThinAHC: .rawAHC
-        case .rawAHCShared, .courierShipped, .courierShippedOnLoop: .rawAHCShared
+        case .rawAHCCourierClient, .courierShipped, .courierShippedOnLoop: .rawAHCCourierClient
+        case .rawAHCShared: .rawAHCShared
         case .rawURLSession, .transportURLSession, .courierURLSession, .courierStreamingURLSession: .rawURLSession
         }
     }
@@ -37,6 +42,7 @@ public enum ClientKind: String, CaseIterable, Codable, Sendable {
     public var title: String {
         switch self {
         case .rawAHC: "raw AsyncHTTPClient"
+        case .rawAHCCourierClient: "raw AsyncHTTPClient on Courier's shared HTTPClient"
         case .rawAHCShared: "raw AsyncHTTPClient on HTTPClient.shared"
         case .rawAHCFields: "raw AsyncHTTPClient sending Courier's User-Agent and Accept-Encoding"
         case .courierShipped: "Courier as shipped (APIClient(baseURL:))"

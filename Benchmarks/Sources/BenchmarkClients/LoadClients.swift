@@ -49,6 +49,8 @@ public struct LoadClients: Sendable {
         switch kind {
         case .rawAHC:
             return { try await rawAHC(login: login, on: httpClient) }
+        case .rawAHCCourierClient:
+            return { try await rawAHC(login: login, on: HTTPClientTransport.sharedClient) }
         case .rawAHCShared:
             return { try await rawAHC(login: login, on: .shared) }
         case .rawAHCFields:

@@ -81,9 +81,11 @@ struct EndToEndSummary {
         var pairs: Int
     }
 
-    /// `metric` of `variant` over `metric` of its raw client, paired by round.
-    func paired(_ variant: ClientKind, concurrency: Int, _ metric: (CellResult) -> Double?) -> Paired? {
-        let baseline = cells[Key(client: variant.baseline, concurrency: concurrency)] ?? []
+    /// `metric` of `variant` over `metric` of `baseline` (its raw client unless given), paired by round.
+    func paired(
+        _ variant: ClientKind, over baseline: ClientKind? = nil, concurrency: Int, _ metric: (CellResult) -> Double?
+    ) -> Paired? {
+        let baseline = cells[Key(client: baseline ?? variant.baseline, concurrency: concurrency)] ?? []
         let ratios = (cells[Key(client: variant, concurrency: concurrency)] ?? []).compactMap { cell -> Double? in
             guard let raw = baseline.first(where: { $0.round == cell.round }), let base = metric(raw), base > 0,
                 let value = metric(cell)
