@@ -57,7 +57,8 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
-        // End-to-end load against nginx, the 1 GiB download, and the report (`courier-bench --help`).
+        // End-to-end load against nginx, the 1 GiB download, the 200 MiB upload, and the report
+        // (`courier-bench --help`).
         .executableTarget(
             name: "courier-bench",
             dependencies: [

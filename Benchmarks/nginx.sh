@@ -1,10 +1,11 @@
 # Sourced by run.sh and instructions.sh: a loopback nginx with one worker and keep-alive, serving
 # fixtures/user.json at /users/octocat, a sparse 1 GiB file at /big.bin and its request counter at
 # /nginx_status (stub_status), and 100,000 events as /events.txt (SSE) and /records.jsonl (JSON Lines) for
-# stream.sh, from a temporary folder.
+# stream.sh, from a temporary folder; PUT /upload takes a body of any size and answers once it has read it
+# all (on tmpfs when /dev/shm is writable, so that the server's file writes don't set the pace).
 #   nginx_prepare WORK   installs nginx when missing (apt-get) and lays out WORK/www
 #   nginx_start          starts it on a free port; sets nginx_port, nginx_pid, base_url, status_url
-#   nginx_stop           stops it (also safe when it isn't running)
+#   nginx_stop           stops it and deletes what was uploaded (also safe when it isn't running)
 # nginx_pin (an array, e.g. (taskset -c 1)) runs nginx under a CPU pin when set.
 
 nginx_find() { command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true; }
@@ -30,10 +31,18 @@ nginx_prepare() {
     awk 'BEGIN { for (i = 0; i < 100000; i++) printf "{\"index\":%d,\"token\":\"tok%d\"}\n", i, i }' \
         >"$nginx_work/www/records.jsonl"
     chmod -R a+rX "$nginx_work/www"
+    # Where PUT /upload writes: tmpfs when there is one, since on a disk the file system would set the pace.
+    if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+        nginx_uploads=$(mktemp -d /dev/shm/courier-nginx-uploads.XXXXXX)
+    else
+        nginx_uploads="$nginx_work/uploads"
+    fi
 }
 
 nginx_write_config() {
     local port=$1 dir="$nginx_work/nginx"
+    mkdir -p "$nginx_uploads/store" "$nginx_uploads/body"
+    chmod -R 777 "$nginx_uploads"  # the worker (nobody, when started as root) writes there
     cat >"$dir/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -63,6 +72,16 @@ http {
         location = /nginx_status { stub_status; }
         location = /events.txt { default_type text/event-stream; }
         location = /records.jsonl { default_type application/jsonl; }
+        # WebDAV PUT reads the whole body into a temporary file (1 MiB at a time), renames it over the last
+        # upload, and only then answers (201, then 204). "return 204" would answer as soon as the head
+        # arrived and discard the body afterwards, so the client's clock would stop before the server had it.
+        location = /upload {
+            root $nginx_uploads/store;
+            client_body_temp_path $nginx_uploads/body;
+            client_body_buffer_size 1m;
+            client_max_body_size 0;
+            dav_methods PUT;
+        }
     }
 }
 CONF
@@ -101,4 +120,5 @@ nginx_stop() {
         kill "$nginx_pid" && wait "$nginx_pid" 2>/dev/null || true
     fi
     nginx_pid=""
+    if [ -n "${nginx_uploads:-}" ]; then rm -rf "$nginx_uploads"; fi
 }

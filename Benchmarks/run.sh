@@ -2,17 +2,20 @@
 # Runs Courier's whole benchmark suite from a clean checkout and writes results/latest.md:
 #   1. installs nginx, valgrind and GNU time (Debian) when missing, builds courier-bench in release;
 #   2. starts nginx (one worker, keep-alive) on a free 127.0.0.1 port (nginx.sh), serving fixtures/user.json
-#      at /users/octocat, a sparse 1 GiB file at /big.bin and its request counter at /nginx_status;
+#      at /users/octocat, a sparse 1 GiB file at /big.bin and its request counter at /nginx_status, and taking
+#      uploads at PUT /upload;
 #   3. end-to-end GET + decode, raw clients vs Courier, interleaved, at concurrency 1, 16 and 64, in three
 #      passes: the main one as users run (unpinned, no interposer) under /usr/bin/time -v; pinned; and under
 #      the old harness's conditions (pinned, malloc interposer preloaded and counting allocations);
 #   4. the 1 GiB download to a file, a fresh process per client and round (peak RSS, throughput);
-#   5. instructions per request with callgrind, end to end and over a canned transport (instructions.sh);
-#   6. the ordo-one micro benchmarks (Courier's own path vs JSONDecoder alone);
-#   7. prints the report and writes it to results/latest.md.
+#   5. a 200 MiB upload from a file, a fresh process per client and round, the order rotated each round (peak
+#      RSS, throughput, each Courier client paired with raw AsyncHTTPClient of the same round);
+#   6. instructions per request with callgrind, end to end and over a canned transport (instructions.sh);
+#   7. the ordo-one micro benchmarks (Courier's own path vs JSONDecoder alone);
+#   8. prints the report and writes it to results/latest.md.
 # Knobs (environment): E2E_ROUNDS (5), E2E_SIDE_ROUNDS for the pinned and old-conditions passes (2; 0 skips
 # them), E2E_SECONDS per cell (2.5), E2E_WARMUP seconds (0.5), E2E_CONCURRENCY ("1 16 64"), E2E_CLIENTS (all),
-# DOWNLOAD_ROUNDS (3), SKIP_DOWNLOAD=1, SKIP_CALLGRIND=1, SKIP_MICRO=1.
+# DOWNLOAD_ROUNDS (3), SKIP_DOWNLOAD=1, UPLOAD_ROUNDS (3), SKIP_UPLOAD=1, SKIP_CALLGRIND=1, SKIP_MICRO=1.
 set -euo pipefail
 cd "$(dirname "$0")"
 bench_dir=$PWD
@@ -22,6 +25,7 @@ side_rounds=${E2E_SIDE_ROUNDS:-2}
 cell_seconds=${E2E_SECONDS:-2.5}
 warmup_seconds=${E2E_WARMUP:-0.5}
 download_rounds=${DOWNLOAD_ROUNDS:-3}
+upload_rounds=${UPLOAD_ROUNDS:-3}
 read -r -a concurrency <<<"${E2E_CONCURRENCY:-1 16 64}"
 client_args=()
 if [ -n "${E2E_CLIENTS:-}" ]; then read -r -a chosen <<<"$E2E_CLIENTS" && client_args=(--clients "${chosen[@]}"); fi
@@ -103,6 +107,22 @@ if [ "${SKIP_DOWNLOAD:-0}" != 1 ]; then
     done
     download_args=(--downloads "$work/results/downloads.jsonl")
 fi
+
+upload_args=()
+if [ "${SKIP_UPLOAD:-0}" != 1 ]; then
+    log "200 MiB upload from a file: ${upload_rounds} rounds, one fresh process per client and round"
+    # One unrecorded run first, as for the download.
+    "$bench" upload --base-url "$base_url" --client raw-ahc
+    upload_clients=(courier-ahc courier-thin-ahc raw-ahc)
+    for round in $(seq 1 "$upload_rounds"); do
+        # The order rotates each round, so that no client always runs first or after the same one.
+        for index in 0 1 2; do
+            "$bench" upload --base-url "$base_url" --client "${upload_clients[$(((round + index) % 3))]}" \
+                --round "$round" --output "$work/results/uploads.jsonl"
+        done
+    done
+    upload_args=(--uploads "$work/results/uploads.jsonl")
+fi
 nginx_stop
 
 instruction_args=()
@@ -123,7 +143,7 @@ fi
 
 log "report"
 mkdir -p results
-"$bench" report --e2e "$work/results/e2e.jsonl" "${side_args[@]}" "${download_args[@]}" \
+"$bench" report --e2e "$work/results/e2e.jsonl" "${side_args[@]}" "${download_args[@]}" "${upload_args[@]}" \
     "${instruction_args[@]}" "${micro_args[@]}" \
     --totals "$work/results/totals-e2e.jsonl" --time-report "$work/results/time.txt" \
     --swift-version "$(swift --version 2>/dev/null | head -n 1)" --nginx-version "$nginx_version" \

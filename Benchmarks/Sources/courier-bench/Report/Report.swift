@@ -14,6 +14,7 @@ struct Report {
     var instructions: [InstructionCount] = []
     var crossCheck: CPUCrossCheck?
     let downloads: [DownloadResult]
+    let uploads: [UploadResult]
     let micro: MicroResults?
 
     /// A row of the ratio tables: a variant over a raw client, and what the row is called.
@@ -52,6 +53,7 @@ struct Report {
         lines += breakdownTable() + [""] + absoluteTable() + [""]
         if let micro { lines += microTable(micro) + [""] }
         if !downloads.isEmpty { lines += downloadTable() + [""] }
+        if !uploads.isEmpty { lines += uploadTable() + [""] }
         return lines.joined(separator: "\n")
     }
 

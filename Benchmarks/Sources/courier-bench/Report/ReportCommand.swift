@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// `courier-bench report`: joins the end-to-end cells, the downloads and the micro benchmarks into one
-/// Markdown report, printed and written to a file.
+/// `courier-bench report`: joins the end-to-end cells, the downloads, the uploads and the micro benchmarks
+/// into one Markdown report, printed and written to a file.
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report", abstract: "Writes the ratio table and the absolute figures as Markdown.")
@@ -31,6 +31,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: "The downloads (JSON lines from `download --output`).")
     var downloads: String?
 
+    @Option(help: "The uploads (JSON lines from `upload --output`).")
+    var uploads: String?
+
     @Option(help: "The ordo-one micro results (`--format jmh`).")
     var micro: String?
 
@@ -50,6 +53,7 @@ struct ReportCommand: AsyncParsableCommand {
             header: header(),
             endToEnd: EndToEndSummary(cells: try cells(e2e), allocationCells: try allocations.map(cells) ?? oldCells),
             downloads: try downloads.map { try ResultLines.read(DownloadResult.self, from: $0) } ?? [],
+            uploads: try uploads.map { try ResultLines.read(UploadResult.self, from: $0) } ?? [],
             micro: try micro.map { try MicroResults(jmhFile: $0) })
         report.pinned = try pinned.map { EndToEndSummary(cells: try cells($0)) }
         report.oldConditions = oldCells.map { EndToEndSummary(cells: $0) }
