@@ -41,7 +41,9 @@ extension APIClient {
         } catch {
             let partial = HTTPRequest(
                 method: route.method, scheme: scheme, authority: authority, path: routePath.encoded)
-            throw failureContext(for: partial).error(.encoding, phase: .building, underlying: error)
+            // A file to send that can't be read is the file's fault, not the encoding's.
+            let kind: APIError.Kind = error is FileChunkReader.Unreadable ? .fileAccess : .encoding
+            throw failureContext(for: partial).error(kind, phase: .building, underlying: error)
         }
         var request = HTTPRequest(
             method: route.method, scheme: scheme, authority: authority, path: path, headerFields: headerFields)
@@ -146,6 +148,9 @@ extension APIClient {
         case .multipart(let form):
             httpBody = form.makeBody()
             contentType = form.contentType
+        case .file(let url, let type):
+            httpBody = try FileStream.body(of: url)
+            contentType = type
         case .reportingProgress(let inner, let progress):
             return try makeBody(inner, headerFields: &headerFields)?.reportingProgress(progress)
         }

@@ -14,6 +14,7 @@ public struct RequestBody: Sendable {
         case form(Query)
         case bytes(Data, contentType: String)
         case stream(HTTPBody, contentType: String)
+        case file(URL, contentType: String)
         case multipart(MultipartFormData)
         indirect case reportingProgress(Storage, @Sendable (TransferProgress) -> Void)
     }
@@ -53,6 +54,18 @@ public struct RequestBody: Sendable {
     /// (for example by a retry).
     public static func stream(_ body: HTTPBody, contentType: String = "application/octet-stream") -> RequestBody {
         RequestBody(storage: .stream(body, contentType: contentType))
+    }
+
+    /// A file's contents as the whole body (a `PUT` to a presigned URL, a binary upload), streamed from disk in
+    /// 64 KiB chunks with its length declared, never loaded whole, and read again when a retry or a redirect
+    /// resends it. The file is checked when the request is built: a missing or unreadable one fails with
+    /// ``APIError/Kind/fileAccess`` naming it; one that changes size while it is sent fails the request.
+    /// ```swift
+    /// let upload = APIRequest<Void>.put("/v1/backups/latest", body: .file(archive, contentType: "application/gzip"))
+    /// try await client.send(upload)
+    /// ```
+    public static func file(_ url: URL, contentType: String = "application/octet-stream") -> RequestBody {
+        RequestBody(storage: .file(url, contentType: contentType))
     }
 
     /// A `multipart/form-data` body (see ``MultipartFormData``), streamed, with its length declared.

@@ -202,7 +202,8 @@ extension APIError {
         public static let rejected = Kind(.rejected)
         /// Credentials could not be obtained: a token refresh failed or was refused by the refresh limit.
         public static let authenticationFailed = Kind(.authenticationFailed)
-        /// A download's file could not be created, written or moved into place.
+        /// A file could not be used: one to send (``RequestBody/file(_:contentType:)``, a multipart part) is missing
+        /// or unreadable, or a download's file could not be created, written or moved into place.
         public static let fileAccess = Kind(.fileAccess)
         /// The request was redirected more often than its ``RedirectPolicy`` allows, or back to a URL it had
         /// already visited; ``APIError/redirects`` holds the chain.

@@ -68,6 +68,13 @@ enum UploadsListings {
         // END DOCC: multipart upload
         return receipt
     }
+
+    static func fileBody(client: APIClient, archive: URL) async throws {
+        // BEGIN DOCC: file body
+        let upload = APIRequest<Void>.put("/v1/backups/latest", body: .file(archive, contentType: "application/gzip"))
+        try await client.send(upload)
+        // END DOCC: file body
+    }
 }
 
 enum DownloadsListings {

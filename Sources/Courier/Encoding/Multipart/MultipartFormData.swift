@@ -74,14 +74,11 @@ public struct MultipartFormData: Sendable {
     public mutating func appendFile(
         at url: URL, name: String, filename: String? = nil, contentType: String = "application/octet-stream"
     ) throws {
-        let values = try url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
-        guard values.isRegularFile == true, let size = values.fileSize else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path(percentEncoded: false)])
-        }
+        let size = try FileChunkReader.size(of: url)
         parts.append(
             Part(
                 name: name, filename: filename ?? url.lastPathComponent, contentType: contentType,
-                content: .file(url, size: Int64(size))))
+                content: .file(url, size: size)))
     }
 
     /// The head of part `index`: boundary line, `Content-Disposition`, `Content-Type`, blank line.

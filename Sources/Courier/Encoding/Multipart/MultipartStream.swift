@@ -7,23 +7,14 @@ struct MultipartStream: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>
 
     let form: MultipartFormData
-    static let chunkSize = 64 * 1024
 
     func makeAsyncIterator() -> Iterator { Iterator(form: form) }
-
-    /// A file changed size between being appended and being sent.
-    struct FileChanged: Error, CustomStringConvertible {
-        let path: String
-        let expected: Int64
-        let found: Int64
-        var description: String { "\(path) changed while it was being sent: expected \(expected) bytes, read \(found)" }
-    }
 
     struct Iterator: AsyncIteratorProtocol {
         private enum Step {
             case head(Int)
             case content(Int)
-            case file(Int, FileHandle, sent: Int64)
+            case file(Int, FileChunkReader)
             case separator(Int)
             case closing
             case done
@@ -47,25 +38,17 @@ struct MultipartStream: AsyncSequence, Sendable {
                 case .bytes(let data):
                     step = .separator(index)
                     return data.isEmpty ? try await next() : ArraySlice(data)
-                case .file(let url, _):
-                    step = .file(index, try FileHandle(forReadingFrom: url), sent: 0)
+                case .file(let url, let size):
+                    step = .file(index, FileChunkReader(url: url, size: size))
                     return try await next()
                 }
-            case .file(let index, let handle, let sent):
-                guard case .file(let url, let size) = form.parts[index].content else { return nil }
-                let wanted = Int(Swift.min(Int64(MultipartStream.chunkSize), size - sent))
-                let chunk = wanted > 0 ? try handle.read(upToCount: wanted) ?? Data() : Data()
-                if wanted > 0 && chunk.isEmpty {
-                    try? handle.close()
-                    throw FileChanged(path: url.path(percentEncoded: false), expected: size, found: sent)
-                }
-                if chunk.isEmpty {
-                    try? handle.close()
+            case .file(let index, var reader):
+                guard let chunk = try reader.next() else {
                     step = .separator(index)
                     return try await next()
                 }
-                step = .file(index, handle, sent: sent + Int64(chunk.count))
-                return ArraySlice(chunk)
+                step = .file(index, reader)
+                return chunk
             case .separator(let index):
                 step = index + 1 < form.parts.count ? .head(index + 1) : .closing
                 return Array("\r\n".utf8)[...]
