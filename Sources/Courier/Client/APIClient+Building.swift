@@ -42,7 +42,7 @@ extension APIClient {
             let partial = HTTPRequest(
                 method: route.method, scheme: scheme, authority: authority, path: routePath.encoded)
             // A file to send that can't be read is the file's fault, not the encoding's.
-            let kind: APIError.Kind = error is FileChunkReader.Unreadable ? .fileAccess : .encoding
+            let kind: APIError.Kind = FileChunkReader.isFileFailure(error) ? .fileAccess : .encoding
             throw failureContext(for: partial).error(kind, phase: .building, underlying: error)
         }
         var request = HTTPRequest(

@@ -22,16 +22,35 @@ struct FileChunkReader {
         self.size = size
     }
 
-    /// The size of the regular file at `url`, or ``Unreadable`` naming it.
+    /// The size of the regular file at `url` (a symbolic link is followed), or a `CocoaError` naming it and
+    /// saying why it can't be sent: missing (`fileReadNoSuchFile`), not readable (`fileReadNoPermission`), or
+    /// not a regular file (`fileReadUnknown`).
     static func size(of url: URL) throws -> Int64 {
-        let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
-        guard let values, values.isRegularFile == true, let size = values.fileSize,
-            FileManager.default.isReadableFile(atPath: url.path(percentEncoded: false))
-        else { throw Unreadable(path: url.path(percentEncoded: false)) }
+        let resolved = url.resolvingSymlinksInPath()
+        let path = resolved.path(percentEncoded: false)
+        func failure(_ code: CocoaError.Code, _ reason: String) -> CocoaError {
+            CocoaError(code, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "\(path) \(reason)"])
+        }
+        guard FileManager.default.fileExists(atPath: path) else { throw failure(.fileReadNoSuchFile, "does not exist") }
+        let values = try? resolved.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
+        guard let values, values.isRegularFile == true, let size = values.fileSize else {
+            throw failure(.fileReadUnknown, "is not a regular file")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw failure(.fileReadNoPermission, "is not readable")
+        }
         return Int64(size)
     }
 
-    /// The next chunk, or `nil` once the whole file was read.
+    /// Whether `error` is a file to send that couldn't be read, or changed while it was sent.
+    static func isFileFailure(_ error: any Error) -> Bool {
+        if error is FileChanged { return true }
+        guard let error = error as? CocoaError else { return false }
+        return [.fileReadNoSuchFile, .fileReadNoPermission, .fileReadUnknown].contains(error.code)
+    }
+
+    /// The next chunk, or `nil` once the whole file was read; ``FileChanged`` when the file turns out
+    /// shorter or longer than its size, so that no request is sent cut short or with a wrong length.
     mutating func next() throws -> ArraySlice<UInt8>? {
         let handle: FileHandle
         let sent: Int64
@@ -43,22 +62,26 @@ struct FileChunkReader {
         case .reading(let open, let read):
             (handle, sent) = (open, read)
         }
-        let wanted = Int(Swift.min(Int64(Self.chunkSize), size - sent))
-        let chunk = wanted > 0 ? try handle.read(upToCount: wanted) ?? Data() : Data()
-        guard !chunk.isEmpty else {
+        do {
+            let wanted = Int(Swift.min(Int64(Self.chunkSize), size - sent))
+            // At the end, one byte more says whether the file grew.
+            let chunk = try handle.read(upToCount: Swift.max(wanted, 1)) ?? Data()
+            if wanted > 0 && !chunk.isEmpty {
+                state = .reading(handle, sent: sent + Int64(chunk.count))
+                return ArraySlice(chunk)
+            }
             try? handle.close()
             state = .finished
-            if wanted > 0 { throw FileChanged(path: url.path(percentEncoded: false), expected: size, found: sent) }
+            guard chunk.isEmpty && wanted == 0 else {
+                let found = sent + Int64(chunk.count)
+                throw FileChanged(path: url.path(percentEncoded: false), expected: size, found: found)
+            }
             return nil
+        } catch {
+            try? handle.close()
+            state = .finished
+            throw error
         }
-        state = .reading(handle, sent: sent + Int64(chunk.count))
-        return ArraySlice(chunk)
-    }
-
-    /// A file to send is missing, not a regular file, or not readable.
-    struct Unreadable: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "\(path) is not a readable regular file" }
     }
 
     /// A file changed size between being measured and being sent.
@@ -66,7 +89,10 @@ struct FileChunkReader {
         let path: String
         let expected: Int64
         let found: Int64
-        var description: String { "\(path) changed while it was being sent: expected \(expected) bytes, read \(found)" }
+        var description: String {
+            let read = found > expected ? "more" : "\(found)"
+            return "\(path) changed while it was being sent: expected \(expected) bytes, read \(read)"
+        }
     }
 }
 
@@ -86,7 +112,7 @@ struct FileStream: AsyncSequence, Sendable {
         mutating func next() async throws -> ArraySlice<UInt8>? { try reader.next() }
     }
 
-    /// The file at `url` as a streamed body of its size, or ``FileChunkReader/Unreadable`` naming it.
+    /// The file at `url` as a streamed body of its size, or an error naming it (``FileChunkReader/size(of:)``).
     static func body(of url: URL) throws -> HTTPBody {
         let size = try FileChunkReader.size(of: url)
         return HTTPBody(FileStream(url: url, size: size), length: .known(size), iterationBehavior: .multiple)

@@ -1,7 +1,8 @@
 public import Foundation
 public import OpenAPIRuntime
 
-/// What a request carries: nothing, an encoded value, form fields, raw bytes or a stream.
+/// What a request carries: nothing, an encoded value, form fields, raw bytes, a file, a multipart form or a
+/// stream.
 ///
 /// ```swift
 /// let issue: RequestBody = .json(NewIssue(title: title))

@@ -13,6 +13,10 @@ extension FailureContext {
         }
         // A cancelled request's transport often fails as a closed connection: cancellation is what happened.
         if Task.isCancelled { return self.error(.cancelled, phase: .sending, underlying: error) }
+        // A file being sent that went missing (a retry reopens it) or changed while it was read.
+        if FileChunkReader.isFileFailure(TransportFailure.unwrapped(error)) {
+            return self.error(.fileAccess, phase: .sending, underlying: error)
+        }
         if let failure = TransportFailure.classify(error) {
             return self.error(failure.kind, phase: .sending, message: failure.reason, underlying: error)
         }

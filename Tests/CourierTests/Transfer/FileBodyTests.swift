@@ -1,6 +1,7 @@
-import Courier
 import Foundation
 import Testing
+
+@testable import Courier
 
 /// A file sent as the whole request body: streamed from disk with its length declared, byte for byte, on
 /// every transport; a file that can't be read fails before anything is sent, naming it.
@@ -64,5 +65,42 @@ struct FileBodyTests {
         #expect(
             error?.description.contains(missing.path(percentEncoded: false)) == true, "\(String(describing: error))")
         #expect(error?.description.contains("PUT") == true)
+    }
+
+    @Test func anEmptyFileIsAnEmptyBodyOfDeclaredLength() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "courier-empty-\(UUID().uuidString)")
+        try Data().write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let received = try await client.send(APIRequest<Received>.put("/testing/upload", body: .file(file)))
+        #expect(received.bytes == 0 && received.contentLength == 0)
+    }
+
+    /// A file read to a size it no longer has, shorter or longer, fails instead of sending the wrong bytes.
+    @Test(arguments: [-1, 1] as [Int64])
+    func aFileThatChangedSizeFails(by change: Int64) throws {
+        let (file, data) = try Self.makeFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        var reader = FileChunkReader(url: file, size: Int64(data.count) - change)
+        var read = 0
+        let error = #expect(throws: FileChunkReader.FileChanged.self) {
+            while let chunk = try reader.next() { read += chunk.count }
+        }
+        #expect(error?.expected == Int64(data.count) - change)
+        #expect(try reader.next() == nil, "a failed reader stays finished")
+    }
+
+    /// A symbolic link to a file sends the file.
+    @Test func aSymbolicLinkIsFollowed() async throws {
+        let (file, data) = try Self.makeFile()
+        let link = FileManager.default.temporaryDirectory.appending(path: "courier-link-\(UUID().uuidString)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        defer {
+            try? FileManager.default.removeItem(at: link)
+            try? FileManager.default.removeItem(at: file)
+        }
+        let client = try await TransportUnderTest.httpClient.demoClient()
+        let received = try await client.send(APIRequest<Received>.put("/testing/upload", body: .file(link)))
+        #expect(received.bytes == data.count)
     }
 }

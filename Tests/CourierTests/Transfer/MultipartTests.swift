@@ -26,11 +26,16 @@ import Testing
         #expect(MultipartFormData().boundary != MultipartFormData().boundary)
     }
 
-    @Test func anUnreadableFileIsAnError() {
+    @Test func anUnreadableFileIsAnErrorSayingWhy() throws {
         var form = MultipartFormData()
-        #expect(throws: (any Error).self) {
-            try form.appendFile(at: URL(filePath: "/nonexistent/\(UUID().uuidString)"), name: "f")
+        let missing = URL(filePath: "/nonexistent/\(UUID().uuidString)")
+        let error = #expect(throws: CocoaError.self) { try form.appendFile(at: missing, name: "f") }
+        #expect(error?.code == .fileReadNoSuchFile)
+        #expect(error?.localizedDescription.contains(missing.path(percentEncoded: false)) == true)
+        let folder = #expect(throws: CocoaError.self) {
+            try form.appendFile(at: FileManager.default.temporaryDirectory, name: "f")
         }
+        #expect(folder?.code == .fileReadUnknown, "a folder is not a regular file")
     }
 
     struct HTTPBinPost: Decodable, Sendable {

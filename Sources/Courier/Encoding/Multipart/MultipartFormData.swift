@@ -70,7 +70,8 @@ public struct MultipartFormData: Sendable {
     ///   - name: the form field's name.
     ///   - filename: the name sent; the file's own name by default.
     ///   - contentType: `application/octet-stream` by default.
-    /// - Throws: an error naming the file when it can't be read.
+    /// - Throws: a `CocoaError` naming the file and why it can't be sent: missing (`fileReadNoSuchFile`), not
+    ///   readable (`fileReadNoPermission`), or not a regular file (`fileReadUnknown`). A symbolic link is followed.
     public mutating func appendFile(
         at url: URL, name: String, filename: String? = nil, contentType: String = "application/octet-stream"
     ) throws {
