@@ -113,11 +113,12 @@ if [ "${SKIP_UPLOAD:-0}" != 1 ]; then
     log "200 MiB upload from a file: ${upload_rounds} rounds, one fresh process per client and round"
     # One unrecorded run first, as for the download.
     "$bench" upload --base-url "$base_url" --client raw-ahc
-    upload_clients=(courier-ahc courier-thin-ahc raw-ahc)
+    upload_clients=(courier-ahc courier-thin-ahc courier-thin-ahc-multipart raw-ahc)
     for round in $(seq 1 "$upload_rounds"); do
         # The order rotates each round, so that no client always runs first or after the same one.
-        for index in 0 1 2; do
-            "$bench" upload --base-url "$base_url" --client "${upload_clients[$(((round + index) % 3))]}" \
+        for index in "${!upload_clients[@]}"; do
+            client=${upload_clients[$(((round + index) % ${#upload_clients[@]}))]}
+            "$bench" upload --base-url "$base_url" --client "$client" \
                 --round "$round" --output "$work/results/uploads.jsonl"
         done
     done

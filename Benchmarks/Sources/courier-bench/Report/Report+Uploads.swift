@@ -9,10 +9,10 @@ extension Report {
             "## \(megabytes) MiB upload streamed from a file (a fresh process per run, clients interleaved)",
             "",
             "Each run PUTs a sparse file, read 64 KiB at a time: raw AsyncHTTPClient as a `.stream` body of "
-                + "`ByteBuffer`s, Courier as a multipart form (`MultipartFormData.appendFile`, a few hundred bytes "
-                + "of framing more). nginx (WebDAV `PUT`) writes the body to a file (on tmpfs where there is one) "
+                + "`ByteBuffer`s, Courier as the whole body (`RequestBody.file`: like for like) or as a multipart "
+                + "form (`MultipartFormData.appendFile`, a few hundred bytes of framing more). nginx (WebDAV `PUT`) writes the body to a file (on tmpfs where there is one) "
                 + "and answers only once it has read all of it. Peak RSS is `VmHWM` after the upload, the highest "
-                + "over the runs (target for Courier + HTTPClientTransport ≤ 40 MiB). CPU is the whole client "
+                + "over the runs (target for Courier + HTTPClientTransport sending the file ≤ 40 MiB). CPU is the whole client "
                 + "process's during the upload (`getrusage`); Courier's own work is in the user time, while the "
                 + "system time (reading the file, loopback TCP) is most of it and varies most. Ratios are each "
                 + "run's over raw's in the same round: the median, and the lowest and highest (target ≥ 0.95× the "

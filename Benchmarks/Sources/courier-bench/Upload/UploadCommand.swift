@@ -92,10 +92,15 @@ struct UploadCommand: AsyncParsableCommand {
         switch client {
         case .courierAHC:
             let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: Self.timeout))
-            try await APIClient(baseURL: baseURL, transport: transport).send(Self.courierRequest(for: file))
+            try await APIClient(baseURL: baseURL, transport: transport).send(
+                APIRequest<Void>.put("/upload", body: .file(file)))
         case .courierThinAHC:
             let transport = HTTPClientTransport(client: httpClient, timeout: Self.timeout)
-            try await APIClient(baseURL: baseURL, transport: transport).send(Self.courierRequest(for: file))
+            try await APIClient(baseURL: baseURL, transport: transport).send(
+                APIRequest<Void>.put("/upload", body: .file(file)))
+        case .courierThinAHCMultipart:
+            let transport = HTTPClientTransport(client: httpClient, timeout: Self.timeout)
+            try await APIClient(baseURL: baseURL, transport: transport).send(Self.multipartRequest(for: file))
         case .rawAHC:
             var request = HTTPClientRequest(url: baseURL.absoluteString + "/upload")
             request.method = .PUT
@@ -109,8 +114,8 @@ struct UploadCommand: AsyncParsableCommand {
         }
     }
 
-    /// The file as a user sends it with Courier: a multipart form whose file part is streamed from disk.
-    private static func courierRequest(for file: URL) throws -> APIRequest<Void> {
+    /// The file as a form posts it: a multipart form whose one part is the file, streamed from disk.
+    private static func multipartRequest(for file: URL) throws -> APIRequest<Void> {
         var form = MultipartFormData()
         try form.appendFile(at: file, name: "file")
         return .put("/upload", body: .multipart(form))
