@@ -4,7 +4,12 @@ import Testing
 
 /// The built `courier-demo` binary, run as a user would: the tour against its embedded server, and
 /// `serve` in one process with the tour against it (`--base-url`) in another.
-@Suite(.timeLimit(.minutes(1))) struct CourierDemoTests {
+///
+/// One test at a time: a child spawned while another test's child is being spawned can inherit the other's
+/// output pipe (Foundation's `Process` on Linux may leave other descriptors open in the child),
+/// and then the first child's output never ends while the second runs: `--help` once waited 10 s in CI for
+/// the end of its output while `serve` held the pipe open.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct CourierDemoTests {
     static let sections = [
         "URL shortener", "GitHub-style API", "Flickr-style photos", "Envelope API", "Form login",
         "Retries and downloads", "HTTP cache and coalescing", "Streaming",
