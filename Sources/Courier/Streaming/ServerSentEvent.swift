@@ -148,7 +148,7 @@ struct ServerSentEventParser {
             if hasData { data.append(0x0A) }
             // An event whose data never ends grows no further than a line may.
             guard data.count + value.count <= maxLineLength else {
-                throw LineTooLong(limit: maxLineLength, part: "data")
+                throw LineTooLong(limit: maxLineLength, part: .data)
             }
             data.append(contentsOf: value)
             hasData = true
@@ -200,16 +200,24 @@ struct ServerSentEventParser {
     var reconnectionTime: Duration? { retry }
 }
 
-/// A line of an event stream grew past the parser's limit without ending.
+/// A line of an event stream, or an event's data, grew past the parser's limit.
 struct LineTooLong: StreamFailure {
+    /// What grew past the limit.
+    enum Part {
+        /// One line, before its line end arrived.
+        case line
+        /// An event's `data` (its `data:` lines together), before the event ended.
+        case data
+    }
+
     let limit: Int
-    /// What grew past the limit: a line, or an event's `data` (its `data:` lines together).
-    var part = "line"
+    var part = Part.line
     var kind: APIError.Kind { .bodyTooLarge }
     var description: String {
         let limit = BodyCollector.TooLarge.text(bytes: limit)
-        return part == "line"
-            ? "an event-stream line grew past \(limit) without ending"
-            : "an event-stream event's \(part) grew past \(limit) before the event ended"
+        return switch part {
+        case .line: "an event-stream line grew past \(limit) without ending"
+        case .data: "an event-stream event's data grew past \(limit) before the event ended"
+        }
     }
 }

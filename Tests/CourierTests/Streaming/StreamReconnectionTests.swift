@@ -10,6 +10,14 @@ struct StreamReconnectionTests {
     /// Reconnects at once, up to three times: a stream that wrongly reconnects shows a second connection.
     static let eager = ReconnectPolicy(maxReconnects: 3, delay: .zero, jitter: false)
 
+    /// Waits for the server to see the stream `key` closed, and expects it to have been opened once.
+    static func expectClosedAfterOneConnection(_ key: String, _ client: APIClient) async throws {
+        try await eventually("the server seeing the connection close", within: .seconds(15)) {
+            try await EventStreamTests.stats(key, client).closed == 1
+        }
+        #expect(try await EventStreamTests.stats(key, client).opened == 1)
+    }
+
     static func key(_ name: String, _ transport: TransportUnderTest) -> String {
         "\(name)-\(transport)-\(UUID().uuidString.prefix(8))"
     }
@@ -41,10 +49,7 @@ struct StreamReconnectionTests {
         }
         let error = await #expect(throws: APIError.self) { try await task.value }
         #expect(error?.kind == .cancelled, "\(String(describing: error))")
-        try await eventually("the server seeing the connection close", within: .seconds(15)) {
-            try await EventStreamTests.stats(key, client).closed == 1
-        }
-        #expect(try await EventStreamTests.stats(key, client).opened == 1)
+        try await Self.expectClosedAfterOneConnection(key, client)
     }
 
     /// An event the caller fails to decode ends the loop, and with it the stream: its iterator goes away, and
@@ -60,10 +65,7 @@ struct StreamReconnectionTests {
                 _ = try event.decode(Wrong.self)
             }
         }
-        try await eventually("the server seeing the connection close", within: .seconds(15)) {
-            try await EventStreamTests.stats(key, client).closed == 1
-        }
-        #expect(try await EventStreamTests.stats(key, client).opened == 1)
+        try await Self.expectClosedAfterOneConnection(key, client)
     }
 
     @Test(arguments: TransportUnderTest.all)
@@ -92,7 +94,7 @@ struct StreamReconnectionTests {
                 var first = true
                 for try await _ in client.events(request, reconnecting: Self.eager) where first {
                     first = false
-                    try await Task.sleep(for: .seconds(1))  // Real time on purpose: the network runs ahead.
+                    try await Task.sleep(for: .seconds(1))  // Real time on purpose: the network runs ahead meanwhile.
                 }
             }
             #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")

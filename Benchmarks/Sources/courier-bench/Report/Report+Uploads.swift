@@ -22,24 +22,16 @@ extension Report {
                 + "| user CPU s/GiB | user CPU / raw | system CPU s/GiB |",
             "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
         ]
-        var clients: [UploadClient] = []
-        for result in uploads where !clients.contains(result.client) { clients.append(result.client) }
-        for client in clients {
-            let runs = uploads.filter { $0.client == client }
-            let speeds = runs.map(\.mebibytesPerSecond)
+        for (client, runs) in uploads.byClient {
             let isRaw = client == .rawAHC
             lines.append(
-                row([
-                    client.title, "\(runs.count)",
-                    String(format: "%.1f", Double(runs.map(\.peakResidentBytes).max() ?? 0) / 1_048_576),
-                    String(format: "%.1f", Double(runs.map(\.residentBeforeBytes).max() ?? 0) / 1_048_576),
-                    String(format: "%.0f", median(speeds)),
-                    String(format: "%.0f–%.0f", speeds.min() ?? 0, speeds.max() ?? 0),
-                    isRaw ? "" : pairedWithRaw(runs, \.mebibytesPerSecond),
-                    String(format: "%.2f", median(runs.map(\.userCPUPerGibibyte))),
-                    isRaw ? "" : pairedWithRaw(runs, \.userCPUPerGibibyte),
-                    String(format: "%.2f", median(runs.map(\.systemCPUPerGibibyte))),
-                ]))
+                row(
+                    [client.title] + runs.sharedColumns + [
+                        isRaw ? "" : pairedWithRaw(runs, \.mebibytesPerSecond),
+                        String(format: "%.2f", median(runs.map(\.userCPUPerGibibyte))),
+                        isRaw ? "" : pairedWithRaw(runs, \.userCPUPerGibibyte),
+                        String(format: "%.2f", median(runs.map(\.systemCPUPerGibibyte))),
+                    ]))
         }
         return lines
     }

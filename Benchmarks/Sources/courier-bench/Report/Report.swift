@@ -231,20 +231,7 @@ struct Report {
             "| client | runs | peak RSS MiB | RSS before MiB | MiB/s (median) | MiB/s range |",
             "|---|--:|--:|--:|--:|--:|",
         ]
-        var clients: [DownloadClient] = []
-        for result in downloads where !clients.contains(result.client) { clients.append(result.client) }
-        for client in clients {
-            let runs = downloads.filter { $0.client == client }
-            let speeds = runs.map(\.mebibytesPerSecond)
-            lines.append(
-                row([
-                    client.title, "\(runs.count)",
-                    String(format: "%.1f", Double(runs.map(\.peakResidentBytes).max() ?? 0) / 1_048_576),
-                    String(format: "%.1f", Double(runs.map(\.residentBeforeBytes).max() ?? 0) / 1_048_576),
-                    String(format: "%.0f", median(speeds)),
-                    String(format: "%.0f–%.0f", speeds.min() ?? 0, speeds.max() ?? 0),
-                ]))
-        }
+        for (client, runs) in downloads.byClient { lines.append(row([client.title] + runs.sharedColumns)) }
         return lines
     }
 

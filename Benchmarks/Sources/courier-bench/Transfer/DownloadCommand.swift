@@ -27,34 +27,20 @@ struct DownloadCommand: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        guard let url = URL(string: baseURL), url.host == "127.0.0.1" else {
-            throw ValidationError("--base-url must be an http://127.0.0.1:PORT URL")
-        }
         let file = URL(filePath: destination)
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        let residentBefore = PeakMemory.residentBytes() ?? 0
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
+        let measured = try await TransferMeasurement.run(baseURL: baseURL) { url, httpClient in
             try await download(from: url, to: file, with: httpClient)
-        } catch {
-            try? await httpClient.shutdown()
-            throw error
         }
-        let elapsed = clock.now - start
-        let peak = PeakMemory.residentBytes() ?? 0
-        try await httpClient.shutdown()
         let bytes = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64 ?? 0
         try? FileManager.default.removeItem(at: file)
-        let (seconds, attoseconds) = elapsed.components
         let result = DownloadResult(
-            client: client, bytes: bytes, seconds: Double(seconds) + Double(attoseconds) / 1e18,
-            peakResidentBytes: peak, residentBeforeBytes: residentBefore)
+            client: client, bytes: bytes, seconds: measured.seconds, peakResidentBytes: measured.peakResidentBytes,
+            residentBeforeBytes: measured.residentBeforeBytes)
         log(
             String(
                 format: "download %@: %d bytes in %.2f s (%.0f MiB/s), peak RSS %.1f MiB (%.1f MiB before)",
                 client.rawValue, bytes, result.seconds, result.mebibytesPerSecond,
-                Double(peak) / 1_048_576, Double(residentBefore) / 1_048_576))
+                Double(result.peakResidentBytes) / 1_048_576, Double(result.residentBeforeBytes) / 1_048_576))
         if let output { try ResultLines.append(result, to: output) }
     }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// Who streams the file to the server.
-enum UploadClient: String, CaseIterable, Codable, ExpressibleByArgument {
+enum UploadClient: String, CaseIterable, ExpressibleByArgument, TransferClient {
     /// The file as the whole body (`RequestBody.file`), sent by `APIClient` over swift-openapi-async-http-client's
     /// `AsyncHTTPClientTransport`.
     case courierAHC = "courier-ahc"
@@ -13,7 +13,6 @@ enum UploadClient: String, CaseIterable, Codable, ExpressibleByArgument {
     /// `HTTPClient.execute` with the file read in 64 KiB `ByteBuffer`s as a `.stream` body.
     case rawAHC = "raw-ahc"
 
-    /// How the report names it.
     var title: String {
         switch self {
         case .courierAHC: "Courier + AsyncHTTPClientTransport"

@@ -38,39 +38,23 @@ struct UploadCommand: AsyncParsableCommand {
 
     /// Makes the file, uploads it with the chosen client, and reports what it cost.
     func run() async throws {
-        guard let url = URL(string: baseURL), url.host == "127.0.0.1" else {
-            throw ValidationError("--base-url must be an http://127.0.0.1:PORT URL")
-        }
         let bytes = Int64(sizeMiB) * 1_048_576
         let file = try Self.makeSparseFile(bytes: bytes)
         defer { try? FileManager.default.removeItem(at: file) }
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        let residentBefore = PeakMemory.residentBytes() ?? 0
-        let cpuBefore = ProcessCPU.totals()
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
+        let measured = try await TransferMeasurement.run(baseURL: baseURL) { url, httpClient in
             try await upload(file, bytes: bytes, to: url, with: httpClient)
-        } catch {
-            try? await httpClient.shutdown()
-            throw error
         }
-        let elapsed = clock.now - start
-        let cpuAfter = ProcessCPU.totals()
-        let peak = PeakMemory.residentBytes() ?? 0
-        try await httpClient.shutdown()
-        let (seconds, attoseconds) = elapsed.components
         let result = UploadResult(
-            client: client, bytes: bytes, seconds: Double(seconds) + Double(attoseconds) / 1e18,
-            peakResidentBytes: peak, residentBeforeBytes: residentBefore,
-            userCPUSeconds: (cpuAfter?.userSeconds ?? 0) - (cpuBefore?.userSeconds ?? 0),
-            systemCPUSeconds: (cpuAfter?.systemSeconds ?? 0) - (cpuBefore?.systemSeconds ?? 0), round: round)
+            client: client, bytes: bytes, seconds: measured.seconds, peakResidentBytes: measured.peakResidentBytes,
+            residentBeforeBytes: measured.residentBeforeBytes, userCPUSeconds: measured.userCPUSeconds,
+            systemCPUSeconds: measured.systemCPUSeconds, round: round)
         log(
             String(
                 format: "upload %@: %lld bytes in %.2f s (%.0f MiB/s), CPU %.2f s user + %.2f s system, "
                     + "peak RSS %.1f MiB (%.1f MiB before)",
                 client.rawValue, bytes, result.seconds, result.mebibytesPerSecond, result.userCPUSeconds,
-                result.systemCPUSeconds, Double(peak) / 1_048_576, Double(residentBefore) / 1_048_576))
+                result.systemCPUSeconds, Double(result.peakResidentBytes) / 1_048_576,
+                Double(result.residentBeforeBytes) / 1_048_576))
         if let output { try ResultLines.append(result, to: output) }
     }
 

@@ -1,12 +1,9 @@
 /// One file streamed to the server as a request body, measured in a fresh process.
-struct UploadResult: Codable {
+struct UploadResult: TransferResult {
     var client: UploadClient
-    /// The file's size (a multipart form adds a few hundred bytes of framing around it).
     var bytes: Int64
     var seconds: Double
-    /// `VmHWM` after the upload: the most resident memory the process ever had.
     var peakResidentBytes: Int
-    /// `VmHWM` just before the upload started (runtime, clients, event loops).
     var residentBeforeBytes: Int
     /// User CPU the whole process used during the upload (`getrusage`), in seconds: where Courier's own
     /// work shows.
@@ -16,9 +13,6 @@ struct UploadResult: Codable {
     var systemCPUSeconds: Double
     /// The round of `run.sh` this upload belongs to, so that the report can pair it with the raw client's.
     var round: Int?
-
-    /// Throughput in MiB per second.
-    var mebibytesPerSecond: Double { Double(bytes) / 1_048_576 / max(seconds, 1e-9) }
 
     /// User CPU seconds per GiB sent.
     var userCPUPerGibibyte: Double { userCPUSeconds / gibibytes }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// Who streams the download to disk.
-enum DownloadClient: String, CaseIterable, Codable, ExpressibleByArgument {
+enum DownloadClient: String, CaseIterable, ExpressibleByArgument, TransferClient {
     /// `APIClient.download` over swift-openapi-async-http-client's `AsyncHTTPClientTransport`.
     case courierAHC = "courier-ahc"
     /// `APIClient.download` over ``HTTPClientTransport`` (Courier's).
