@@ -65,10 +65,10 @@ struct FileChunkReader {
         do {
             let wanted = Int(Swift.min(Int64(Self.chunkSize), size - sent))
             // At the end, one byte more says whether the file grew.
-            let chunk = try handle.read(upToCount: Swift.max(wanted, 1)) ?? Data()
+            let chunk = try read(upTo: Swift.max(wanted, 1), from: handle)
             if wanted > 0 && !chunk.isEmpty {
                 state = .reading(handle, sent: sent + Int64(chunk.count))
-                return ArraySlice(chunk)
+                return chunk[...]
             }
             try? handle.close()
             state = .finished
@@ -82,6 +82,37 @@ struct FileChunkReader {
             state = .finished
             throw error
         }
+    }
+
+    /// Up to `count` bytes from `handle`, fewer only at the end of the file: read straight into the array a
+    /// chunk is (`FileHandle.read(upToCount:)` reads into `Data`, which a chunk would then copy again: a third
+    /// copy of every byte of an upload, 0.03 s of CPU per 200 MiB).
+    private func read(upTo count: Int, from handle: FileHandle) throws -> [UInt8] {
+        let descriptor = handle.fileDescriptor
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            while initialized < count, let base = buffer.baseAddress {
+                let got = Foundation.read(descriptor, base + initialized, count - initialized)
+                if got > 0 {
+                    initialized += got
+                } else if got == 0 {
+                    return
+                } else if errno != EINTR {
+                    failure = errno
+                    return
+                }
+            }
+        }
+        guard failure == 0 else {
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: url.path(percentEncoded: false),
+                    NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO),
+                ])
+        }
+        return bytes
     }
 
     /// A file changed size between being measured and being sent.

@@ -147,7 +147,7 @@
         }
 
         /// How many body bytes may be handed to AsyncHTTPClient before it must catch up (see `PacedBody`).
-        static let pacingWindow = 1024 * 1024
+        static let pacingWindow = 256 * 1024
 
         /// The base URL's text followed by the encoded path and query, with one `/` where they meet.
         static func url(base: URL, path: String) -> String {
