@@ -15,7 +15,7 @@
 #   8. prints the report and writes it to results/latest.md.
 # Knobs (environment): E2E_ROUNDS (5), E2E_SIDE_ROUNDS for the pinned and old-conditions passes (2; 0 skips
 # them), E2E_SECONDS per cell (2.5), E2E_WARMUP seconds (0.5), E2E_CONCURRENCY ("1 16 64"), E2E_CLIENTS (all),
-# DOWNLOAD_ROUNDS (5), SKIP_DOWNLOAD=1, UPLOAD_ROUNDS (10: a round takes about a second and varies most),
+# DOWNLOAD_ROUNDS (5), SKIP_DOWNLOAD=1, UPLOAD_ROUNDS (30: a round takes about a second and varies most),
 # SKIP_UPLOAD=1, SKIP_CALLGRIND=1, SKIP_MICRO=1.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,7 +26,7 @@ side_rounds=${E2E_SIDE_ROUNDS:-2}
 cell_seconds=${E2E_SECONDS:-2.5}
 warmup_seconds=${E2E_WARMUP:-0.5}
 download_rounds=${DOWNLOAD_ROUNDS:-5}
-upload_rounds=${UPLOAD_ROUNDS:-10}
+upload_rounds=${UPLOAD_ROUNDS:-30}
 read -r -a concurrency <<<"${E2E_CONCURRENCY:-1 16 64}"
 client_args=()
 if [ -n "${E2E_CLIENTS:-}" ]; then read -r -a chosen <<<"$E2E_CLIENTS" && client_args=(--clients "${chosen[@]}"); fi
