@@ -86,7 +86,7 @@ struct FileChunkReader {
 
     /// Up to `count` bytes from `handle`, fewer only at the end of the file: read straight into the array a
     /// chunk is (`FileHandle.read(upToCount:)` reads into `Data`, which a chunk would then copy again: a third
-    /// copy of every byte of an upload, 0.03 s of CPU per 200 MiB).
+    /// copy of every byte of an upload).
     private func read(upTo count: Int, from handle: FileHandle) throws -> [UInt8] {
         let descriptor = handle.fileDescriptor
         var failure: Int32 = 0
@@ -98,8 +98,10 @@ struct FileChunkReader {
                     initialized += got
                 } else if got == 0 {
                     return
-                } else if errno != EINTR {
-                    failure = errno
+                } else {
+                    let code = errno
+                    if code == EINTR { continue }
+                    failure = code == 0 ? EIO : code
                     return
                 }
             }
@@ -110,6 +112,8 @@ struct FileChunkReader {
                 userInfo: [
                     NSFilePathErrorKey: url.path(percentEncoded: false),
                     NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO),
+                    NSLocalizedDescriptionKey: "\(url.path(percentEncoded: false)) could not be read: "
+                        + String(cString: strerror(failure)),
                 ])
         }
         return bytes

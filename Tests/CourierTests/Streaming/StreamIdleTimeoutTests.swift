@@ -75,13 +75,13 @@ struct StreamIdleTimeoutTests {
 
     /// With an idle timeout the body is read ahead; leaving the loop while that read-ahead is full (the server
     /// writes faster than the loop reads) must still close the connection. Over AsyncHTTPClient, whose
-    /// backpressure holds the server back until the client leaves (URLSession on Linux reads up to 64 MiB ahead,
-    /// so the server would finish writing first and never see a close).
+    /// backpressure holds the server back until the client leaves: URLSession on Linux reads up to 64 MiB ahead
+    /// and then ends the transfer itself, which would close the connection whether leaving the loop does or not.
     @Test(arguments: [TransportUnderTest.httpClient, .openAPIAsyncHTTPClient])
     func leavingTheLoopWithAFullReadAheadClosesTheConnection(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient()
         let key = "idle-leave-\(transport)-\(UUID().uuidString.prefix(8))"
-        // A million events of 64 KiB (64 GB): the server can't finish writing before the client leaves, however
+        // A million events of 64 KiB (about 65 GB): the server can't finish writing before the client leaves, however
         // large the machine's socket buffers grow (loopback autotuning reaches tens of MiB), so it only stops
         // when it sees the connection close.
         let request = APIRequest<Void>.get("/testing/events/\(key)", query: ["count": 1_000_000, "pad": 65536])

@@ -87,6 +87,10 @@ struct FileBodyTests {
             while let chunk = try reader.next() { read += chunk.count }
         }
         #expect(error?.expected == Int64(data.count) - change)
+        // Every byte the file has was read (one byte past the expected size tells that it grew), none sent
+        // past the size.
+        #expect(error?.found == Int64(data.count))
+        #expect(read == min(data.count, data.count - Int(change)))
         #expect(try reader.next() == nil, "a failed reader stays finished")
     }
 

@@ -146,7 +146,8 @@
             return clientRequest
         }
 
-        /// How many body bytes may be handed to AsyncHTTPClient before it must catch up (see `PacedBody`).
+        /// How many body bytes pass between two rounds of marks on the event loops (see `PacedBody`): about twice
+        /// this waits in their queues at most.
         static let pacingWindow = 256 * 1024
 
         /// The base URL's text followed by the encoded path and query, with one `/` where they meet.
