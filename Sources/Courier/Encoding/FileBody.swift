@@ -2,8 +2,8 @@ import Foundation
 import OpenAPIRuntime
 
 /// Reads a file of known size front to back in 64 KiB chunks, opening it on the first read and closing it
-/// after the last, and fails when the file turns out shorter than its size (it changed after the size was
-/// taken). What a file request body and a multipart form's file part are made of.
+/// after the last, and fails when the file turns out shorter or longer than that size (it changed after the
+/// size was taken). What a file request body and a multipart form's file part are made of.
 struct FileChunkReader {
     let url: URL
     let size: Int64

@@ -94,7 +94,9 @@ struct StreamReconnectionTests {
                 var first = true
                 for try await _ in client.events(request, reconnecting: Self.eager) where first {
                     first = false
-                    try await Task.sleep(for: .seconds(1))  // Real time on purpose: the network runs ahead meanwhile.
+                    // Real time is the point: the read-ahead must fill at the network's own pace while the loop
+                    // is away, which no test clock can make happen.
+                    try await Task.sleep(for: .seconds(1))  // Real time on purpose: see above.
                 }
             }
             #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")
