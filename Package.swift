@@ -36,6 +36,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // TLS: certificates parsed and their keys hashed for pins (swift-certificates, swift-crypto); AsyncHTTPClient's
+        // TLS settings and handshake errors (swift-nio-ssl).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -52,6 +58,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
+                .product(
+                    name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: asyncHTTPClientPlatforms)),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -20,4 +20,16 @@ public enum DefaultTransport {
             StreamingURLSessionTransport.shared
         #endif
     }
+
+    /// A default transport for this platform whose connections use `tls` (see ``TLSSettings``): on Linux and
+    /// macOS, ``HTTPClientTransport``, which applies every setting (on macOS ``make()``'s URLSession is kept
+    /// for `.default`); elsewhere ``StreamingURLSessionTransport``. Throws when a certificate or key in `tls`
+    /// cannot be loaded.
+    public static func make(tls: TLSSettings) throws(TLSMaterialError) -> any ClientTransport {
+        #if canImport(AsyncHTTPClient)
+            tls == .default ? make() : try HTTPClientTransport(tls: tls)
+        #else
+            StreamingURLSessionTransport(tls: tls)
+        #endif
+    }
 }

@@ -155,6 +155,9 @@ public struct APIError: Error, Sendable {
                 resumeData: nil, transportError: nil))
     }
 
+    /// Why the TLS connection failed, for an error of kind ``Kind/tls``.
+    public var tlsFailure: TLSFailure? { underlyingError.flatMap { TransportFailure.unwrapped($0) as? TLSFailure } }
+
     /// The decoded error body as a `T`, if it is one.
     public func errorBody<T>(as type: T.Type) -> T? { errorBody as? T }
 }
@@ -168,7 +171,7 @@ extension APIError {
         private enum Code: Hashable, Sendable {
             case invalidRequest, encoding, transport, middleware, timedOut, cancelled, unacceptableStatus, apiError
             case logicalError, decoding, bodyTooLarge, rejected, authenticationFailed, fileAccess
-            case tooManyRedirects, redirectRefused, contentDecoding
+            case tooManyRedirects, redirectRefused, contentDecoding, tls, unsupported
         }
 
         private let code: Code
@@ -214,6 +217,13 @@ extension APIError {
         /// The response's `Content-Encoding` is not one Courier decodes (it decodes gzip and deflate), or its
         /// compressed data is corrupt or cut short.
         public static let contentDecoding = Kind(.contentDecoding)
+        /// A TLS connection could not be made safely: the server's certificate did not verify or match a pin,
+        /// the server wanted a client certificate, or it did not speak TLS. ``APIError/tlsFailure`` says which.
+        /// Never retried.
+        public static let tls = Kind(.tls)
+        /// The transport cannot do what the request or the client's settings need, such as trusting another
+        /// root on URLSession on Linux; the message says what and what to use instead. Never retried.
+        public static let unsupported = Kind(.unsupported)
 
         /// The kind's stable name, its static property's (`timedOut`, `apiError`, …): a low-cardinality label for
         /// metrics and traces, which never changes with the wording of ``description``.
@@ -236,6 +246,8 @@ extension APIError {
             case .tooManyRedirects: "tooManyRedirects"
             case .redirectRefused: "redirectRefused"
             case .contentDecoding: "contentDecoding"
+            case .tls: "tls"
+            case .unsupported: "unsupported"
             }
         }
 
@@ -259,6 +271,8 @@ extension APIError {
             case .tooManyRedirects: "too many redirects"
             case .redirectRefused: "redirect refused"
             case .contentDecoding: "content decoding failed"
+            case .tls: "TLS failed"
+            case .unsupported: "not supported by the transport"
             }
         }
     }

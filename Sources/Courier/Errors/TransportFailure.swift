@@ -17,8 +17,8 @@ import OpenAPIRuntime
 /// Errors wrapped by swift-openapi-runtime's `ClientError` (as a generated client's middleware sees them)
 /// are read through to what the transport threw.
 struct TransportFailure: Equatable {
-    /// ``APIError/Kind/transport``, ``APIError/Kind/timedOut``, ``APIError/Kind/cancelled`` or
-    /// ``APIError/Kind/contentDecoding``.
+    /// ``APIError/Kind/transport``, ``APIError/Kind/timedOut``, ``APIError/Kind/cancelled``,
+    /// ``APIError/Kind/contentDecoding`` or ``APIError/Kind/tls``.
     let kind: APIError.Kind
     /// What happened, such as `connection refused`; `nil` when the error's own text says it best.
     let reason: String?
@@ -29,6 +29,13 @@ struct TransportFailure: Equatable {
     static func classify(_ error: any Error) -> TransportFailure? {
         let error = unwrapped(error)
         if error is CancellationError { return TransportFailure(kind: .cancelled, reason: nil, isTransient: false) }
+        // The same server presents the same certificate again: never transient.
+        if let tls = error as? TLSFailure {
+            return TransportFailure(kind: .tls, reason: tls.description, isTransient: false)
+        }
+        if let unsupported = error as? TransportUnsupported {
+            return TransportFailure(kind: .unsupported, reason: unsupported.description, isTransient: false)
+        }
         if let urlError = error as? URLError { return classify(urlError) }
         if let posix = error as? POSIXError { return network(errno: posix.code.rawValue) }
         #if canImport(AsyncHTTPClient)

@@ -31,17 +31,35 @@
         public let client: HTTPClient
         /// How long one exchange may take, up to the response head; one minute by default.
         public let timeout: TimeAmount
+        /// The TLS settings of the transport's connections, or `nil` for a client you passed, whose own
+        /// `tlsConfiguration` applies.
+        public let tls: TLSSettings?
 
         /// A transport over Courier's process-wide `HTTPClient` (see ``sharedClient``), the one
         /// ``DefaultTransport`` uses on Linux.
         public init(timeout: TimeAmount = .minutes(1)) {
-            self.init(client: Self.sharedClient, timeout: timeout)
+            self.init(client: Self.sharedClient, timeout: timeout, tls: .default)
+        }
+
+        /// A transport whose connections use `tls`: trusted roots, pins, a client identity, a minimum version.
+        ///
+        /// The `HTTPClient` is made for these settings and shared by every transport made with equal ones; like
+        /// ``sharedClient`` it lives as long as the process. A host with pins gets connections of its own, each
+        /// checked before a request is sent on it. Throws when a certificate or key cannot be loaded.
+        public init(tls: TLSSettings, timeout: TimeAmount = .minutes(1)) throws(TLSMaterialError) {
+            let client = tls == .default ? Self.sharedClient : try Self.client(for: tls.withoutPins)
+            self.init(client: client, timeout: timeout, tls: tls)
         }
 
         /// A transport over `client`, which you own and shut down.
         public init(client: HTTPClient, timeout: TimeAmount = .minutes(1)) {
+            self.init(client: client, timeout: timeout, tls: nil)
+        }
+
+        private init(client: HTTPClient, timeout: TimeAmount, tls: TLSSettings?) {
             self.client = client
             self.timeout = timeout
+            self.tls = tls
         }
 
         /// The `HTTPClient` behind ``init(timeout:)``: AsyncHTTPClient's shared configuration
@@ -66,8 +84,13 @@
         /// A client you pass to ``init(client:timeout:)`` should follow no redirects either
         /// (`configuration.redirectConfiguration = .disallow`); one that does follows them before Courier
         /// sees them. It should not trace either (`configuration.tracing.tracer = nil`): Courier does.
-        public static let sharedClient: HTTPClient = {
+        public static let sharedClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: sharedConfiguration)
+
+        /// ``sharedClient``'s configuration, which clients made for ``TLSSettings`` start from.
+        static var sharedConfiguration: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.tlsConfiguration = TLSSettings.nioConfiguration(minimumVersion: .tls12)
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
             configuration.connectionPool.idleTimeout = .seconds(60)
             configuration.connectionPool.retryConnectionEstablishment = false
@@ -77,8 +100,8 @@
             // AsyncHTTPClient's own span would be a third, and its second `traceparent` field would make servers
             // drop the trace.
             configuration.tracing.tracer = nil
-            return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        }()
+            return configuration
+        }
 
         /// How many HTTP/1.1 connections ``sharedClient`` keeps open to one host at most: 64. Connections open
         /// only as concurrent requests need them, and idle ones close after 60 s. AsyncHTTPClient's default
@@ -117,10 +140,33 @@
             let clientRequest = Self.makeClientRequest(
                 request, body: body, baseURL: baseURL, eventLoops: client.eventLoopGroup)
             do {
-                return try await client.execute(clientRequest, timeout: timeout)
+                return try await client(for: baseURL).execute(clientRequest, timeout: timeout)
             } catch {
-                throw APIError.transportFailure(error, sending: request, to: baseURL)
+                throw await sendingFailure(error, request: request, baseURL: baseURL)
             }
+        }
+
+        /// The client for a request to `baseURL`: the transport's, or for a host with pins, one whose
+        /// connections check them.
+        @inline(__always)
+        private func client(for baseURL: URL) throws -> HTTPClient {
+            guard let tls, !tls.pins.isEmpty, baseURL.scheme == "https", let host = baseURL.host,
+                let hashes = tls.pins.hashes(for: host)
+            else { return client }
+            return try Self.client(for: tls.withoutPins, pinning: hashes, host: host)
+        }
+
+        /// What `execute` throws when sending fails: a TLS failure as a ``TLSFailure`` that says which, in the
+        /// ``APIError`` every Courier transport throws.
+        private func sendingFailure(_ error: any Error, request: HTTPRequest, baseURL: URL) async -> any Error {
+            var error = error
+            if baseURL.scheme == "https", let host = baseURL.host,
+                let failure = await Self.tlsFailure(
+                    error, host: host, port: baseURL.port ?? 443, settings: tls ?? .default)
+            {
+                error = failure
+            }
+            return APIError.transportFailure(error, sending: request, to: baseURL)
         }
 
         /// The AsyncHTTPClient request for `request`, relative to `baseURL`.

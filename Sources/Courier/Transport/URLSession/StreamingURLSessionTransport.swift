@@ -46,6 +46,10 @@ public final class StreamingURLSessionTransport: ClientTransport {
     /// How many unread response bytes may wait before the transfer fails with ``ReadAheadExceeded``
     /// (Linux, where a transfer can't be paused).
     public let readAheadLimit: Int
+    /// The TLS settings of the transport's requests (see ``init(tls:configuration:timeout:bufferSize:readAheadLimit:)``).
+    public let tls: TLSSettings
+    /// Why URLSession cannot apply ``tls`` here, when it cannot: every https request then fails with it.
+    private let tlsUnsupported: TransportUnsupported?
     private let router: SessionRouter
 
     /// The transport ``DefaultTransport`` uses on Apple platforms: an ephemeral configuration, for the
@@ -55,10 +59,26 @@ public final class StreamingURLSessionTransport: ClientTransport {
     /// A transport with its own session, made from `configuration` with caching and cookies turned off;
     /// `timeout` is how long the exchange may go without receiving anything (URLSession's
     /// `timeoutIntervalForRequest`); `bufferSize` and `readAheadLimit` bound the unread bytes it holds.
-    public init(
+    public convenience init(
         configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval = 60,
         bufferSize: Int = 256 * 1024, readAheadLimit: Int = 64 * 1024 * 1024
     ) {
+        self.init(
+            tls: .default, configuration: configuration, timeout: timeout, bufferSize: bufferSize,
+            readAheadLimit: readAheadLimit)
+    }
+
+    /// A transport as ``init(configuration:timeout:bufferSize:readAheadLimit:)`` whose https requests use `tls`.
+    ///
+    /// URLSession on Linux trusts only the system's roots and takes no client certificate or pins: with settings
+    /// that need those, every https request fails with ``APIError/Kind/unsupported`` instead of connecting with
+    /// weaker checks (<doc:TLSAndHTTP2>).
+    public init(
+        tls: TLSSettings, configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval = 60,
+        bufferSize: Int = 256 * 1024, readAheadLimit: Int = 64 * 1024 * 1024
+    ) {
+        self.tls = tls
+        tlsUnsupported = URLSessionTLS.unsupported(tls)
         let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -86,6 +106,7 @@ public final class StreamingURLSessionTransport: ClientTransport {
     {
         // In this frame: a function of its own would cost an async frame per request.
         do {
+            if let tlsUnsupported, baseURL.scheme == "https" { throw tlsUnsupported }
             let urlRequest = try Self.makeURLRequest(request, baseURL: baseURL)
             let upload = try await RequestBodySpool.read(body)
             let task: URLSessionTask
@@ -104,7 +125,8 @@ public final class StreamingURLSessionTransport: ClientTransport {
             }
             return Self.makeResponse(response, body: exchange.makeBody(), to: request, baseURL: baseURL)
         } catch {
-            throw APIError.transportFailure(error, sending: request, to: baseURL)
+            let tlsFailure = baseURL.scheme == "https" ? URLSessionTLS.failure(error, host: baseURL.host ?? "") : nil
+            throw APIError.transportFailure(tlsFailure ?? error, sending: request, to: baseURL)
         }
     }
 
