@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // HTTP/2 stream errors, which AsyncHTTPClient passes on as they are (a stream refused after GOAWAY).
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     ],
     targets: [
         .target(
@@ -60,6 +62,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
                 .product(
                     name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: asyncHTTPClientPlatforms)),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(platforms: asyncHTTPClientPlatforms)),
+                .product(
+                    name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(platforms: asyncHTTPClientPlatforms)),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -97,6 +102,7 @@ let package = Package(
             name: "CourierDemoServer",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -114,6 +120,10 @@ let package = Package(
                 "CourierDemoServer",
                 "CCourierZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The test server over TLS, with HTTP/2.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

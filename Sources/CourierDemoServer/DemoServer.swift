@@ -1,6 +1,7 @@
 package import Hummingbird
+package import HummingbirdCore
 public import Logging
-import NIOCore
+package import NIOCore
 import ServiceLifecycle
 
 /// An in-process HTTP server for the `courier-demo` executable and Courier's end-to-end tests: the example APIs
@@ -36,9 +37,18 @@ public struct DemoServer: Sendable {
         try await start(host: host, port: port, logLevel: logLevel, adding: nil)
     }
 
-    /// ``start(host:port:logLevel:)`` serving `adding`'s routes besides the demo's.
+    /// The handlers every connection (every HTTP/2 stream) of the demo server runs before its routes:
+    /// `Expect: 100-continue` and the `Origin-Date` field the cache tests read.
+    package static func channelHandlers() -> [any RemovableChannelHandler] {
+        [ExpectContinueHandler(), OriginDateHandler()]
+    }
+
+    /// ``start(host:port:logLevel:)`` serving `adding`'s routes besides the demo's, over `server` (HTTP/1.1 by
+    /// default; the test server passes TLS with HTTP/2), its URLs with `scheme`.
     package static func start(
-        host: String, port: Int, logLevel: Logger.Level, adding: Routes?
+        host: String, port: Int, logLevel: Logger.Level, adding: Routes?,
+        server: HTTPServerBuilder = .http1(configuration: .init(additionalChannelHandlers: channelHandlers())),
+        scheme: String = "http"
     ) async throws -> RunningDemoServer {
         var logger = Logger(label: "CourierDemoServer")
         logger.logLevel = logLevel
@@ -46,8 +56,7 @@ public struct DemoServer: Sendable {
         let startup = StartupSignal()
         let application = Application(
             router: DemoRouter.make(adding: adding),
-            server: .http1(
-                configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(), OriginDateHandler()])),
+            server: server,
             configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 if let boundPort = channel.localAddress?.port {
@@ -79,7 +88,7 @@ public struct DemoServer: Sendable {
                 Task { await serviceGroup.triggerGracefulShutdown() }
             }
             try Task.checkCancellation()
-            guard let baseURL = RunningDemoServer.baseURL(host: host, port: boundPort) else {
+            guard let baseURL = RunningDemoServer.baseURL(scheme: scheme, host: host, port: boundPort) else {
                 throw DemoServerError(message: "\(host) cannot be the host of a URL")
             }
             return RunningDemoServer(

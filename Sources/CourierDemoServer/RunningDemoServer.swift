@@ -55,8 +55,8 @@ public final class RunningDemoServer: Sendable {
     }
 
     /// `http://host:port`, or nil if `host` cannot be a URL host.
-    static func baseURL(host: String, port: Int) -> URL? {
+    static func baseURL(scheme: String = "http", host: String, port: Int) -> URL? {
         let authorityHost = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "http://\(authorityHost):\(port)")
+        return URL(string: "\(scheme)://\(authorityHost):\(port)")
     }
 }

@@ -1,6 +1,9 @@
 public import CourierDemoServer
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
 public import Logging
+import NIOSSL
 
 /// The server Courier's end-to-end tests talk to: the demo server's example APIs and tour routes, and the
 /// routes that exist only for tests (statuses, echo, slow, truncated and endless bodies, redirects,
@@ -30,5 +33,24 @@ public enum TestServer {
         return try await DemoServer.start(host: host, port: port, logLevel: logLevel) { router in
             TestRouter.add(to: router, state: state)
         }
+    }
+
+    /// Starts a test server as ``start(host:port:logLevel:)`` does, over TLS with the certificate chain (PEM, the
+    /// server's own first) and private key (PEM) in the files named: HTTP/2 or HTTP/1.1, as the client's ALPN
+    /// asks. Its base URL is `https://host:port`.
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, logLevel: Logger.Level = .warning,
+        certificateChainFile: String, privateKeyFile: String
+    ) async throws -> RunningDemoServer {
+        let state = TestState()
+        let tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(certificateChainFile).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: privateKeyFile, format: .pem)))
+        let server = try HTTPServerBuilder.http2Upgrade(
+            tlsConfiguration: tls,
+            configuration: .init(streamConfiguration: .init(additionalChannelHandlers: DemoServer.channelHandlers())))
+        return try await DemoServer.start(
+            host: host, port: port, logLevel: logLevel, adding: { router in TestRouter.add(to: router, state: state) },
+            server: server, scheme: "https")
     }
 }

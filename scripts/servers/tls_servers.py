@@ -19,6 +19,10 @@ being nginx's serial number of the connection that carried the request (how a te
 - self_signed: a self-signed leaf, sent alone.
 - incomplete_chain: the leaf without its intermediate, so a client can't build a path to `ca`.
 - h2: the good certificate with ALPN h2, 128 streams per connection (100 concurrent requests on one).
+- h2_goaway: as h2, but it ends each connection with GOAWAY after 10 requests (`keepalive_requests`),
+  refusing the streams above the last one it took: requests in flight then need a new connection.
+- extra_cert: the good chain with other_ca's certificate sent along, outside the verified path (a pin of
+  other_ca's key must not pass).
 - tls12_only: the good certificate, TLS 1.2 only: for a client that requires TLS 1.3.
 - client_cert_nginx: asks for a client certificate issued by `ca`; without one the handshake succeeds and
   nginx answers 400 ("No required SSL certificate was sent").
@@ -55,7 +59,7 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 HOSTS = ("127.0.0.1", "localhost")
 P12_PASSPHRASE = "courier-test"
 NGINX_SERVERS = ("good", "expired", "wrong_host", "untrusted_root", "self_signed", "incomplete_chain", "h2",
-                 "tls12_only", "client_cert_nginx", "plain")
+                 "h2_goaway", "extra_cert", "tls12_only", "client_cert_nginx", "plain")
 BODY = """'{"server":"%s","protocol":"$server_protocol","path":"$request_uri","client_verify":"$ssl_client_verify","connection":$connection}'"""
 
 
@@ -90,7 +94,8 @@ def make_certificates(d):
     intermediate = ca.create_child_ca()
     now = datetime.datetime.now(datetime.timezone.utc)
     leaves = {  # chain_to_ca stops short of the root, so these send leaf + intermediate
-        "good": intermediate.issue_cert(*HOSTS),
+        # 127.0.0.2 too: the tests' second origin (another in-process test server) serves it as well.
+        "good": intermediate.issue_cert(*HOSTS, "127.0.0.2"),
         "expired": intermediate.issue_cert(*HOSTS, not_before=now - datetime.timedelta(days=2),
                                            not_after=now - datetime.timedelta(days=1)),
         "wrong_host": intermediate.issue_cert("wrong.example"),
@@ -101,6 +106,8 @@ def make_certificates(d):
     served["untrusted_root"] = (untrusted.cert_chain_pems[0].bytes() + other_ca.cert_pem.bytes(),
                                 untrusted.private_key_pem.bytes())
     served["self_signed"] = self_signed_leaf()
+    # The good chain with other_ca's certificate sent along: in the message, not on the verified path.
+    served["extra_cert"] = (served["good"][0] + other_ca.cert_pem.bytes(), served["good"][1])
     incomplete = intermediate.issue_cert(*HOSTS)
     served["incomplete_chain"] = (incomplete.cert_chain_pems[0].bytes(), incomplete.private_key_pem.bytes())
     files = {}
@@ -140,6 +147,8 @@ def make_certificates(d):
         "p12": str(d / "client.p12"), "p12_passphrase": P12_PASSPHRASE,
     }
     good_leaf = x509.load_pem_x509_certificate(leaves["good"].cert_chain_pems[0].bytes())
+    # For servers the tests start themselves (the test server over TLS): the good leaf, its chain and key.
+    catalogue["server_identity"] = {"chain_pem": str(files["good"][0]), "key_pem": str(files["good"][1])}
     catalogue["spki_sha256"] = {"good_leaf": spki_sha256(good_leaf),
                                 **{name: spki_sha256(cert) for name, cert in authorities.items()}}
     return catalogue, files
@@ -161,6 +170,8 @@ def nginx_config(d, ports, files):
     takes a port's protocols and ALPN from its first server, whatever name the client asks for)."""
     extra = {
         "h2": ["http2_max_concurrent_streams 128;"],
+        # GOAWAY after 10 requests on a connection, with the streams above the last one it took refused.
+        "h2_goaway": ["http2_max_concurrent_streams 128;", "keepalive_requests 10;"],
         "tls12_only": ["ssl_protocols TLSv1.2;"],
         "client_cert_nginx": [f"ssl_client_certificate {d / 'ca.pem'};", "ssl_verify_client on;"],
     }
@@ -170,7 +181,7 @@ def nginx_config(d, ports, files):
             lines = [f"listen 127.0.0.1:{ports[name]};"]
         else:
             chain, key = files.get(name, files["good"])
-            lines = [f"listen 127.0.0.1:{ports[name]} ssl{' http2' if name == 'h2' else ''};",
+            lines = [f"listen 127.0.0.1:{ports[name]} ssl{' http2' if name.startswith('h2') else ''};",
                      f"ssl_certificate {chain};", f"ssl_certificate_key {key};"]
         # A `return` answers before the request body arrives, and over HTTP/2 nginx 1.22 then leaves the
         # client's upload stalled after 64 KiB (the stream's window is never opened again). So the mirror
@@ -241,11 +252,16 @@ def main():
     d = Path(sys.argv[1]).resolve()
     (d / "logs").mkdir(parents=True, exist_ok=True)
     (d / "nginx").mkdir(exist_ok=True)
-    # Started as root, nginx's worker runs as nobody, and writes request bodies to a folder under DIR/nginx.
-    for folder in (d, d / "logs", d / "nginx"):
+    # Started as root, nginx's worker runs as nobody, and writes request bodies to a folder under DIR/nginx:
+    # it may pass through DIR (not list it) and use DIR/nginx. Private keys and the catalogue (it holds the
+    # PKCS#12 passphrase) stay the owner's alone: nginx's master reads the keys before it drops root.
+    d.chmod(0o711)
+    for folder in (d / "logs", d / "nginx"):
         folder.chmod(0o755)
     (d / "catalogue.json").unlink(missing_ok=True)  # a reader waiting for it must not take a previous run's
     catalogue, files = make_certificates(d)
+    for secret in [*d.glob("*key*"), d / "client.p12"]:
+        secret.chmod(0o600)
 
     names = NGINX_SERVERS + ("client_cert_handshake",)
     ports = dict(zip(names, free_ports(len(names))))
@@ -297,6 +313,7 @@ def main():
         for name, port in ports.items()
     }
     temporary = d / "catalogue.json.tmp"
+    temporary.touch(mode=0o600)
     temporary.write_text(json.dumps(catalogue, indent=2) + "\n")
     temporary.replace(d / "catalogue.json")
     print(f"tls_servers: ready {d / 'catalogue.json'}", flush=True)

@@ -8,6 +8,7 @@ import OpenAPIRuntime
     import AsyncHTTPClient
     import NIOCore
     import NIOHTTP1
+    import NIOHTTP2
     import NIOPosix
 #endif
 
@@ -47,6 +48,11 @@ struct TransportFailure: Equatable {
             if let channelError = error as? ChannelError { return classify(channelError) }
             if let clientError = error as? HTTPClientError { return classify(clientError) }
             if let parserError = error as? HTTPParserError, parserError == .invalidEOFState { return network(cutShort) }
+            // A stream the server refused or that closed with its connection (streams above a GOAWAY's last one
+            // were never processed): the same request on a new connection may succeed.
+            if let closed = error as? NIOHTTP2Errors.StreamClosed {
+                return network("the server closed the HTTP/2 stream (\(closed.errorCode))")
+            }
         #endif
         return nil
     }

@@ -18,9 +18,10 @@ import Foundation
 ///
 /// Host patterns: `api.example.com` matches that host only; `*.example.com` one label before
 /// `example.com` (`api.example.com`, not `example.com` or `a.b.example.com`); `**.example.com` any number,
-/// `example.com` itself included. Matching ignores case. Several pins that match a host all count.
+/// `example.com` itself included. An IP address matches itself (an IPv6 address with or without brackets).
+/// Matching ignores case and a final dot (`api.example.com.`). Several pins that match a host all count.
 public struct CertificatePin: Hashable, Sendable {
-    /// The host pattern, lowercased.
+    /// The host pattern, lowercased, without a final dot or an IPv6 address's brackets.
     public let hostPattern: String
     /// The pinned keys' SHA-256 hashes, as given (each `sha256/` and base64).
     public let pins: [String]
@@ -30,11 +31,12 @@ public struct CertificatePin: Hashable, Sendable {
     /// Pins `pins` for the hosts `host` matches. Each pin is `sha256/` and the base64 of 32 bytes (a bare base64
     /// value is read the same way); one pin is enough, two or more let you rotate keys without an app update.
     public init(host: String, pins: [String]) throws(TLSMaterialError) {
-        let pattern = host.lowercased()
+        let pattern = Self.normalized(host)
         let labels = pattern.split(separator: ".", omittingEmptySubsequences: false)
         let wildcard = labels.first == "*" || labels.first == "**"
+        let isAddress = IPAddressText.isAddress(pattern)
         guard !pattern.isEmpty, labels.count >= 2 || !wildcard,
-            labels.dropFirst(wildcard ? 1 : 0).allSatisfy({ !$0.isEmpty && !$0.contains("*") })
+            isAddress || labels.dropFirst(wildcard ? 1 : 0).allSatisfy(Self.isLabel)
         else {
             throw TLSMaterialError(
                 "'\(host)' is not a host pattern (a host, '*.' or '**.' and a domain: '*.example.com')")
@@ -57,7 +59,7 @@ public struct CertificatePin: Hashable, Sendable {
 
     /// Whether the pattern matches `host` (a name or an IP address, as in the request's URL).
     public func matches(host: String) -> Bool {
-        let host = host.lowercased()
+        let host = Self.normalized(host)
         if hostPattern.hasPrefix("**.") {
             let domain = hostPattern.dropFirst(3)
             return host == domain || host.hasSuffix("." + domain)
@@ -69,6 +71,22 @@ public struct CertificatePin: Hashable, Sendable {
             return !label.isEmpty && !label.contains(".")
         }
         return host == hostPattern
+    }
+}
+
+extension CertificatePin {
+    /// `host` as pins compare it: lowercased, without a final dot (a TLS library ignores it when it checks the
+    /// name) or the brackets of an IPv6 address.
+    static func normalized(_ host: String) -> String {
+        var host = host.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasSuffix("."), host.count > 1 { host.removeLast() }
+        return host
+    }
+
+    /// Whether `label` is a DNS label of a host pattern: letters, digits, `-` and `_`, not empty.
+    private static func isLabel(_ label: Substring) -> Bool {
+        !label.isEmpty && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 }
 

@@ -12,7 +12,40 @@ enum ChainDiagnosis {
         for chain: [TLSCertificate], trust: TLSSettings.Trust, now: Date
     ) -> (reason: TLSFailure.Reason, detail: String?) {
         guard let leaf = chain.first else { return (.untrusted, "the server presented no certificate") }
-        for certificate in chain {
+        let roots = trust.certificates
+        var path = [leaf]
+        var found: (reason: TLSFailure.Reason, detail: String?)?
+        // Up the chain, one issuer at a time (a chain longer than ten is not one a server sends), noting why it
+        // does not reach a trusted root.
+        for depth in 0..<10 {
+            let current = path[path.count - 1]
+            if roots.contains(current) { break }
+            if isSelfIssued(current) {
+                found =
+                    depth == 0
+                    ? (.selfSigned, current.subject) : (.untrustedRoot, "the chain ends at \(current.subject)")
+                break
+            }
+            if let root = roots.first(where: { issued(current, by: $0) }) {
+                path.append(root)
+                break
+            }
+            guard let issuer = chain.first(where: { $0 != current && issued(current, by: $0) }) else {
+                // The issuer was not sent and is not trusted. Under a CA certificate it is most likely the root (a
+                // server need not send that); under the server's own, the intermediate the server should send.
+                found =
+                    depth > 0 && isAuthority(current)
+                    ? (.untrustedRoot, "\(current.subject) is issued by \(current.issuer), which is not trusted")
+                    : (
+                        .incompleteChain,
+                        "no certificate of its issuer \(current.issuer) was sent, and no trusted root has that name"
+                    )
+                break
+            }
+            path.append(issuer)
+        }
+        // A date on the path comes first; certificates the server sent along outside it don't count.
+        for certificate in path {
             if now > certificate.notValidAfter {
                 return (.expired, "\(certificate.subject) expired \(certificate.notValidAfter.formatted(.iso8601))")
             }
@@ -23,33 +56,7 @@ enum ChainDiagnosis {
                 )
             }
         }
-        let roots = trust.certificates
-        var current = leaf
-        // Up the chain, one issuer at a time (a chain longer than ten is not one a server sends).
-        for depth in 0..<10 {
-            if roots.contains(current) { break }
-            if isSelfIssued(current) {
-                return depth == 0
-                    ? (.selfSigned, current.subject) : (.untrustedRoot, "the chain ends at \(current.subject)")
-            }
-            if let root = roots.first(where: { issued(current, by: $0) }) {
-                current = root
-                break
-            }
-            guard let issuer = chain.first(where: { $0 != current && issued(current, by: $0) }) else {
-                // The issuer was not sent and is not trusted. Under a CA certificate it is most likely the root (a
-                // server need not send that); under the server's own, the intermediate the server should send.
-                if depth > 0, isAuthority(current) {
-                    return (.untrustedRoot, "\(current.subject) is issued by \(current.issuer), which is not trusted")
-                }
-                return (
-                    .incompleteChain,
-                    "no certificate of its issuer \(current.issuer) was sent, and no trusted root has that name"
-                )
-            }
-            current = issuer
-        }
-        return (.untrusted, nil)
+        return found ?? (.untrusted, nil)
     }
 
     /// The verified path from `chain`'s leaf, valid for `host`, to a root `trust` holds, leaf first, or `nil` when

@@ -74,6 +74,9 @@ public struct TLSCertificate: Hashable, Sendable, CustomStringConvertible {
     /// base64 of the SHA-256 of its DER SubjectPublicKeyInfo. A certificate renewed with the same key keeps it.
     public var publicKeyPin: String { "sha256/" + Data(publicKeySHA256).base64EncodedString() }
 
+    /// The SHA-256 of the certificate's DER encoding: which certificate it is.
+    var sha256: [UInt8] { Array(SHA256.hash(data: derBytes)) }
+
     /// The SHA-256 of the DER SubjectPublicKeyInfo.
     var publicKeySHA256: [UInt8] {
         // Serialised again from the parsed key (swift-certificates' `subjectPublicKeyInfoBytes` holds only the key

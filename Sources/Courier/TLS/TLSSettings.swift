@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a transport's TLS connections are made and checked: which roots it trusts, which keys it pins, the
 /// identity it presents, and the lowest TLS version it accepts. Written once, the same for every transport
 /// Courier ships.
@@ -77,4 +79,10 @@ public struct TLSSettings: Hashable, Sendable {
         settings.pins = []
         return settings
     }
+}
+
+extension URL {
+    /// Whether the scheme is `https`, in any case (AsyncHTTPClient and URLSession accept `HTTPS:` too, so a
+    /// check for TLS settings must as well).
+    var isHTTPS: Bool { scheme?.lowercased() == "https" }
 }

@@ -63,4 +63,30 @@ enum TLSSymbolListings {
         }
         // END DOCC: TLSFailure
     }
+
+    /// The article's four settings, one listing each.
+    static func eachSetting(
+        url: URL, companyCA: URL, leafPin: String, backupPin: String, chainPEM: String, keyPEM: String
+    ) throws -> [APIClient] {
+        // BEGIN DOCC: TLS trust
+        let companyRoots = try TLSCertificate.certificates(contentsOf: companyCA)
+        let internalAPI = APIClient(
+            baseURL: url, transport: try HTTPClientTransport(tls: TLSSettings(trust: .only(companyRoots))))
+        // END DOCC: TLS trust
+        // BEGIN DOCC: TLS pins
+        let pinned = TLSSettings(pins: [try CertificatePin(host: "api.example.com", pins: [leafPin, backupPin])])
+        let pinnedAPI = APIClient(baseURL: url, transport: try HTTPClientTransport(tls: pinned))
+        // END DOCC: TLS pins
+        // BEGIN DOCC: TLS identity
+        let identity = try ClientIdentity(
+            certificateChain: TLSCertificate.certificates(pem: chainPEM), privateKeyPEM: keyPEM)
+        let mutualTLSAPI = APIClient(
+            baseURL: url, transport: try HTTPClientTransport(tls: TLSSettings(identity: identity)))
+        // END DOCC: TLS identity
+        // BEGIN DOCC: TLS version
+        let modernOnly = TLSSettings(minimumVersion: .tls13)
+        let modernAPI = APIClient(baseURL: url, transport: try HTTPClientTransport(tls: modernOnly))
+        // END DOCC: TLS version
+        return [internalAPI, pinnedAPI, mutualTLSAPI, modernAPI]
+    }
 }

@@ -46,9 +46,9 @@ import Testing
         APIRequest(method, "/redirect/to", query: ["url": location, "status": status], body: body)
     }
 
-    @Test(arguments: TransportUnderTest.all, [301, 302, 303, 307, 308])
+    @Test(arguments: TransportUnderTest.allWithTLS, [301, 302, 303, 307, 308])
     func aRedirectToAnotherOriginCarriesNoCredential(transport: TransportUnderTest, status: Int) async throws {
-        let other = try await TestServers.secondOriginURL()
+        let other = try await transport.secondOriginURL()
         let client = try await client(transport)
         let response = try await client.response(
             Self.redirect(to: other.absoluteString + "/echo/landed?page=public", status: status) as APIRequest<Echo>)
@@ -65,7 +65,7 @@ import Testing
         #expect(response.url?.absoluteString == other.absoluteString + "/echo/landed?page=public")
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func aRedirectWithinTheOriginKeepsEveryCredential(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let response = try await client.response(Self.redirect(to: "/echo/landed") as APIRequest<Echo>)
@@ -77,12 +77,12 @@ import Testing
         #expect(response.redirects.count == 1)
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func aChainThatLeavesTheOriginAndComesBackGetsOnlyTheMiddlewareCredentialsBack(transport: TransportUnderTest)
         async throws
     {
-        let demo = try await TestServers.testServerURL()
-        let other = try await TestServers.secondOriginURL()
+        let demo = try await transport.testServerURL()
+        let other = try await transport.secondOriginURL()
         let back =
             other.absoluteString + "/redirect/to?url=" + ASCIIPercentEncoding.encode(demo.absoluteString + "/echo/back")
         let client = try await client(transport)
@@ -95,7 +95,7 @@ import Testing
 
     /// (status, method) → the method and body the target receives.
     @Test(
-        arguments: TransportUnderTest.all,
+        arguments: TransportUnderTest.allWithTLS,
         [
             (301, "POST", "GET", false), (302, "POST", "GET", false), (303, "PUT", "GET", false),
             (303, "POST", "GET", false), (301, "PUT", "PUT", true), (302, "DELETE", "DELETE", false),
@@ -119,7 +119,7 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportUnderTest.all, [307, 308])
+    @Test(arguments: TransportUnderTest.allWithTLS, [307, 308])
     func aBodyThatCanBeReadOnceIsNotResent(transport: TransportUnderTest, status: Int) async throws {
         let client = try await client(transport)
         let once = HTTPBody(Data("chunk".utf8), length: .known(5), iterationBehavior: .single)
@@ -133,7 +133,8 @@ import Testing
         #expect(error?.description.contains("read only once") == true)
     }
 
-    @Test(arguments: TransportUnderTest.all, ["file:///etc/passwd", "ftp://127.0.0.1/file", "javascript:alert(1)"])
+    @Test(
+        arguments: TransportUnderTest.allWithTLS, ["file:///etc/passwd", "ftp://127.0.0.1/file", "javascript:alert(1)"])
     func redirectsToOtherSchemesAreRefused(transport: TransportUnderTest, location: String) async throws {
         let client = try await client(transport)
         let error = await #expect(throws: APIError.self) {
@@ -143,7 +144,7 @@ import Testing
         #expect(error?.description.contains("only http and https") == true, "\(error?.description ?? "")")
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func aLoopEndsInTooManyRedirectsNamingTheChain(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let error = await #expect(throws: APIError.self) {
@@ -154,12 +155,13 @@ import Testing
         // on the second hop.
         #expect(error?.redirects.count == 2)
         let text = error?.description ?? ""
-        #expect(text.contains("the redirects loop: 302 GET http://127.0.0.1:"), "\(text)")
+        let base = try await transport.testServerURL()
+        #expect(text.contains("the redirects loop: 302 GET \(base.scheme ?? "http")://127.0.0.1:"), "\(text)")
         #expect(text.contains("access_token=<redacted>"), "\(text)")
         #expect(!text.contains("DEFAULT-QUERY-SECRET") && !text.contains(Self.queryKey), "\(text)")
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func theHopLimitIsTheClientsOrTheEndpoints(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let followed = try await client.response(APIRequest<Echo>.get("/redirect/count/10"))
@@ -198,7 +200,7 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func noRedirectsHandsTheRedirectItselfToValidation(transport: TransportUnderTest) async throws {
         let client = try await client(transport) { $0.redirectPolicy = .never }
         let error = await #expect(throws: APIError.self) {
@@ -234,7 +236,28 @@ import Testing
         #expect(mock.requests.last?.baseURL.absoluteString == "http://api.example.com")
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    /// The same rule between real servers: the test server over TLS and the one over plain HTTP.
+    @Test(.enabled(if: TLSCatalogue.available))
+    func betweenRealServersHTTPSToHTTPIsRefusedAndHTTPToHTTPSFollowed() async throws {
+        let transport = TransportUnderTest.httpClientTLS
+        let secure = try await transport.testServerURL()
+        let plain = try await TestServers.testServerURL()
+        #expect(secure.scheme == "https")
+        let client = APIClient(baseURL: secure, transport: transport.make())
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(Self.redirect(to: plain.absoluteString + "/echo/plain") as APIRequest<Echo>)
+        }
+        #expect(error?.kind == .redirectRefused)
+        #expect(error?.description.contains("leaves https for http") == true, "\(String(describing: error))")
+        let upgrading = APIClient(baseURL: plain, transport: transport.make())
+        let response = try await upgrading.response(
+            Self.redirect(to: secure.absoluteString + "/echo/secure") as APIRequest<Echo>)
+        #expect(response.value.path == "/echo/secure")
+        #expect(response.url?.scheme == "https")
+        #expect(response.redirects.count == 1)
+    }
+
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func loggingShowsEveryHop(transport: TransportUnderTest) async throws {
         let (logger, store) = RecordingLogHandler.logger()
         let client = try await transport.demoClient(middlewares: [.logging(logger)])

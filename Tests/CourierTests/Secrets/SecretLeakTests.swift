@@ -52,20 +52,27 @@ import Testing
     /// How the request fails.
     enum Failure: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case unauthorizedEcho, decodingEcho, timeout, connectionRefused, redirectChain, redirectedEcho
+        /// A TLS handshake refused (the catalogue's expired certificate), when the TLS catalogue is there.
+        case tlsRefused
         var testDescription: String { rawValue }
     }
 
     struct Mismatch: Decodable, Sendable { let expected: [Int] }
 
-    @Test(arguments: TransportUnderTest.all, Credential.allCases)
+    @Test(arguments: TransportUnderTest.allWithTLS, Credential.allCases)
     func noSecretReachesAnyMessage(transport: TransportUnderTest, credential: Credential) async throws {
-        for failure in Failure.allCases {
+        for failure in Failure.allCases where failure != .tlsRefused || TLSCatalogue.current != nil {
             let (logger, store) = RecordingLogHandler.logger()
             var middlewares: [any ClientMiddleware] = [.logging(logger, logsCURL: true)]
             var configuration = APIClient.Configuration()
             credential.apply(to: &middlewares, &configuration)
-            let demo = try await TestServers.testServerURL()
-            let base = failure == .connectionRefused ? try #require(URL(string: "http://127.0.0.1:1")) : demo
+            let demo = try await transport.testServerURL()
+            let base =
+                switch failure {
+                case .connectionRefused: try #require(URL(string: "http://127.0.0.1:1"))
+                case .tlsRefused: try TLSCatalogue.required().url("expired")
+                default: demo
+                }
             let client = APIClient(baseURL: base, transport: transport.make(), middlewares: middlewares) {
                 $0 = configuration
                 if failure == .timeout { $0.timeout = .milliseconds(200) }
@@ -75,7 +82,7 @@ import Testing
                 case .unauthorizedEcho: .get("/echo/leak", query: ["echo_status": 401])
                 case .decodingEcho: .get("/echo/leak")
                 case .timeout: .get("/slow", query: ["ms": 2000])
-                case .connectionRefused: .get("/anything")
+                case .connectionRefused, .tlsRefused: .get("/anything")
                 case .redirectChain: .get("/redirect/count/12")
                 case .redirectedEcho: .get("/redirect/to", query: ["url": "/echo/leak?echo_status=401"])
                 }

@@ -25,10 +25,17 @@ struct TLSCatalogue: Decodable, Sendable {
         let log: String
     }
 
+    /// The good server certificate's chain and key, for the test servers the tests start over TLS.
+    struct ServerIdentity: Decodable, Sendable {
+        let chain_pem: String
+        let key_pem: String
+    }
+
     let ca: Files
     let intermediate: Files
     let other_ca: Files
     let client: Client
+    let server_identity: ServerIdentity
     let spki_sha256: [String: String]
     let servers: [String: Server]
 
@@ -71,6 +78,17 @@ struct TLSCatalogue: Decodable, Sendable {
             return false
         }
         return text.contains(marker)
+    }
+
+    /// Whether a request with `marker` reaches the log of the server named `name` within 5 s: nginx writes the
+    /// line as the request ends, just after its response, so a test that has its response may read the log a
+    /// moment early. Polls in real time, since the server's log is the outside world.
+    func waitUntilReceived(_ marker: String, server name: String) async -> Bool {
+        for _ in 0..<250 {
+            if received(marker, server: name) { return true }
+            try? await Task.sleep(for: .milliseconds(20))  // real time: waiting for another process's file
+        }
+        return false
     }
 
     /// The test root CA, which issued every good certificate.

@@ -19,6 +19,23 @@ enum TestServers {
     /// The second test server's base URL, starting it if needed.
     static func secondOriginURL() async throws -> URL { try await secondOrigin.value.baseURL }
 
+    /// The test server over TLS (HTTP/2 by ALPN) with the TLS catalogue's good certificate, on 127.0.0.1 and on
+    /// 127.0.0.2 (the second origin); started on first use.
+    private static let tlsServers = Task {
+        let identity = try TLSCatalogue.required().server_identity
+        return try await (
+            TestServer.start(certificateChainFile: identity.chain_pem, privateKeyFile: identity.key_pem),
+            TestServer.start(
+                host: "127.0.0.2", certificateChainFile: identity.chain_pem, privateKeyFile: identity.key_pem)
+        )
+    }
+
+    /// The TLS test server's base URL (`https://127.0.0.1:…`), starting it if needed.
+    static func tlsTestServerURL() async throws -> URL { try await tlsServers.value.0.baseURL }
+
+    /// The second TLS test server's base URL (`https://127.0.0.2:…`), starting it if needed.
+    static func tlsSecondOriginURL() async throws -> URL { try await tlsServers.value.1.baseURL }
+
     /// httpbin under gunicorn, started by `scripts/test` (or CI) and named by `COURIER_HTTPBIN_URL`.
     static let httpbinURL: URL? = ProcessInfo.processInfo.environment["COURIER_HTTPBIN_URL"].flatMap {
         URL(string: $0)

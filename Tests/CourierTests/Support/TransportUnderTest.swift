@@ -1,4 +1,5 @@
 import Courier
+import Foundation
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Testing
@@ -17,6 +18,9 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
     /// swift-openapi-async-http-client's `AsyncHTTPClientTransport`, on the `HTTPClient` Courier's default
     /// uses (`HTTPClient.shared` would retry a refused connection for a minute).
     case openAPIAsyncHTTPClient
+    /// Courier's `HTTPClientTransport` trusting the TLS catalogue's test CA, talking to the test servers over TLS
+    /// (HTTP/2 by ALPN): in ``allWithTLS``, for the suites that hold Courier's guarantees over TLS too.
+    case httpClientTLS
     /// swift-openapi-urlsession's `URLSessionTransport`: not in ``all``, because it follows redirects and (on
     /// Linux) buffers bodies where Courier can't stop it; tests that record those gaps use it by name.
     case openAPIURLSession
@@ -30,8 +34,21 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
         #endif
     }
 
+    /// ``all`` and ``httpClientTLS`` where the TLS catalogue is there (URLSession on Linux cannot trust its CA).
+    static var allWithTLS: [TransportUnderTest] {
+        #if canImport(OpenAPIAsyncHTTPClient)
+            all + (TLSCatalogue.available ? [.httpClientTLS] : [])
+        #else
+            all
+        #endif
+    }
+
     func make() -> any ClientTransport {
         switch self {
+        case .httpClientTLS:
+            // Without the catalogue the TLS servers don't start either, and the test fails there, saying why.
+            let roots = (try? TLSCatalogue.required().rootCA()) ?? []
+            return (try? HTTPClientTransport(tls: TLSSettings(trust: .only(roots)))) ?? DefaultTransport.make()
         case .urlSession:
             return StreamingURLSessionTransport.shared
         case .httpClient:
@@ -58,13 +75,23 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
 }
 
 extension TransportUnderTest {
-    /// A client for the shared demo server (``TestServers/testServerURL()``) over this transport.
+    /// The shared test server this transport talks to: over TLS for ``httpClientTLS``.
+    func testServerURL() async throws -> URL {
+        self == .httpClientTLS ? try await TestServers.tlsTestServerURL() : try await TestServers.testServerURL()
+    }
+
+    /// The second origin (127.0.0.2) this transport talks to: over TLS for ``httpClientTLS``.
+    func secondOriginURL() async throws -> URL {
+        self == .httpClientTLS ? try await TestServers.tlsSecondOriginURL() : try await TestServers.secondOriginURL()
+    }
+
+    /// A client for the shared test server (``testServerURL()``) over this transport.
     func demoClient(
         middlewares: [any ClientMiddleware] = [], ownPool: Bool = false,
         configure: (inout APIClient.Configuration) -> Void = { _ in }
     ) async throws -> APIClient {
         APIClient(
-            baseURL: try await TestServers.testServerURL(), transport: ownPool ? makeOwn() : make(),
+            baseURL: try await testServerURL(), transport: ownPool ? makeOwn() : make(),
             middlewares: middlewares,
             configure: configure)
     }

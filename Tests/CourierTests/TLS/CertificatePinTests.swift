@@ -20,6 +20,10 @@ import Testing
         ("**.example.com", "a.b.example.com", true),
         ("**.example.com", "notexample.com", false),
         ("127.0.0.1", "127.0.0.1", true),
+        ("api.example.com", "api.example.com.", true),
+        ("api.example.com.", "API.EXAMPLE.COM", true),
+        ("[::1]", "::1", true),
+        ("::1", "[::1]", true),
     ])
     func patternsMatchAsOkHttpDoes(pattern: String, host: String, matches: Bool) throws {
         let pin = try CertificatePin(host: pattern, pins: [Self.pinA])
@@ -48,6 +52,9 @@ import Testing
         ("*", [pinA], "is not a host pattern"),
         ("a.*.example.com", [pinA], "is not a host pattern"),
         ("example..com", [pinA], "is not a host pattern"),
+        ("api.example.com:443", [pinA], "is not a host pattern"),
+        ("https://api.example.com", [pinA], "is not a host pattern"),
+        ("a b.example.com", [pinA], "is not a host pattern"),
         ("example.com", [], "no pins for 'example.com'"),
         ("example.com", ["sha1/AAAA"], "is not a SHA-256 pin"),
         ("example.com", ["sha256/" + Data(repeating: 1, count: 20).base64EncodedString()], "is not a SHA-256 pin"),

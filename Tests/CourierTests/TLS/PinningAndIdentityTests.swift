@@ -42,6 +42,11 @@ struct PinningAndIdentityTests {
         #expect(failure.presentedPins == [leaf, intermediate])
         #expect(error?.description.contains(leaf) == true, "\(String(describing: error))")
         #expect(!catalogue.received(marker, server: "good"))
+        // The control: a request the pins allow is in the log the check above read.
+        let control = UUID().uuidString
+        let leafPinned = try HTTPClientTransport(tls: Self.settings(pinning: [leaf]))
+        _ = try await TLSServerTests.fetch("good", marker: control, over: leafPinned)
+        #expect(await catalogue.waitUntilReceived(control, server: "good"))
     }
 
     @Test func aBackupPinBesideAWrongOnePasses() async throws {
@@ -55,11 +60,33 @@ struct PinningAndIdentityTests {
         #expect(try await TLSServerTests.fetch("good", over: transport).server == "good")
     }
 
-    @Test func aPinOfAKeyOutsideTheChainFailsEvenWhenTheServerSendsIt() async throws {
-        // untrusted_root sends other_ca's certificate; its key is pinned, but that chain does not verify.
-        let otherCA = "sha256/" + (try #require(TLSCatalogue.required().spki_sha256["other_ca"]))
+    @Test func aPinOfAKeyOutsideTheVerifiedChainFailsEvenWhenTheServerSendsIt() async throws {
+        // extra_cert sends other_ca's certificate along with the good chain: its key is in the message, not on
+        // the path to the trusted root.
+        let catalogue = try TLSCatalogue.required()
+        let otherCA = "sha256/" + (try #require(catalogue.spki_sha256["other_ca"]))
         let transport = try HTTPClientTransport(tls: Self.settings(pinning: [otherCA]))
-        let error = await #expect(throws: APIError.self) { try await TLSServerTests.fetch("good", over: transport) }
+        let error = await #expect(throws: APIError.self) {
+            try await TLSServerTests.fetch("extra_cert", over: transport)
+        }
+        let failure = try #require(error?.tlsFailure, "\(String(describing: error))")
+        #expect(failure.reason == .pinMismatch)
+        #expect(failure.presentedPins.contains(otherCA), "the key was sent, and is named")
+        // The same pins pass with the intermediate's key, so the failure was the pin's alone.
+        let intermediate = "sha256/" + (try #require(catalogue.spki_sha256["intermediate"]))
+        let passing = try HTTPClientTransport(tls: Self.settings(pinning: [otherCA, intermediate]))
+        #expect(try await TLSServerTests.fetch("extra_cert", over: passing).server == "extra_cert")
+    }
+
+    @Test func pinsHoldWhateverTheCaseOfTheScheme() async throws {
+        let catalogue = try TLSCatalogue.required()
+        let url = try catalogue.url("good").absoluteString.replacingOccurrences(of: "https:", with: "HTTPS:")
+        let client = APIClient(
+            baseURL: try #require(URL(string: url)),
+            transport: try HTTPClientTransport(tls: Self.settings(pinning: [Self.wrongPin])))
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(APIRequest<TLSServerTests.Echo>.get("/tls/good"))
+        }
         #expect(error?.tlsFailure?.reason == .pinMismatch, "\(String(describing: error))")
     }
 

@@ -130,6 +130,16 @@ struct HTTP2Tests {
         let connection: Int
     }
 
+    /// `count` GETs of `path` at once, each with its index in the query.
+    static func concurrently(_ count: Int, client: APIClient, path: RoutePath) async throws -> [Echo] {
+        try await withThrowingTaskGroup(of: Echo.self) { group in
+            for index in 0..<count {
+                group.addTask { try await client.send(APIRequest<Echo>.get(path, query: ["index": "\(index)"])) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     @Test func aHundredConcurrentRequestsShareOneConnection() async throws {
         let client = APIClient(
             baseURL: try TLSCatalogue.required().url("h2"),
@@ -138,14 +148,25 @@ struct HTTP2Tests {
         // open HTTP/1.1 connections for requests that arrive together.
         let first = try await client.send(APIRequest<Echo>.get("/h2"))
         #expect(first.protocol == "HTTP/2.0")
-        let echoes = try await withThrowingTaskGroup(of: Echo.self) { group in
-            for index in 0..<100 {
-                group.addTask { try await client.send(APIRequest<Echo>.get("/h2", query: ["index": "\(index)"])) }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        let echoes = try await Self.concurrently(100, client: client, path: "/h2")
         #expect(echoes.count == 100)
         #expect(Set(echoes.map(\.protocol)) == ["HTTP/2.0"])
         #expect(Set(echoes.map(\.connection)) == [first.connection])
+    }
+
+    @Test func requestsAGoAwayLeftUnansweredAreRetriedOnANewConnection() async throws {
+        // h2_goaway ends each connection with GOAWAY after 10 requests; the streams it refused were never
+        // processed, so Courier's retry rules send them again, and AsyncHTTPClient opens a new connection.
+        let client = APIClient(
+            baseURL: try TLSCatalogue.required().url("h2_goaway"),
+            transport: try HTTPClientTransport(tls: TLSServerTests.privateCA()),
+            // Each round of retries lands on a new connection that takes 10 and refuses the rest: 30 requests need
+            // at most 3 rounds after the first.
+            middlewares: [.retry(RetryPolicy(maxAttempts: 8, baseDelay: .zero))])
+        let first = try await client.send(APIRequest<Echo>.get("/goaway"))
+        #expect(first.protocol == "HTTP/2.0")
+        let echoes = try await Self.concurrently(30, client: client, path: "/goaway")
+        #expect(echoes.count == 30)
+        #expect(Set(echoes.map(\.connection)).count >= 3, "10 requests a connection at most")
     }
 }

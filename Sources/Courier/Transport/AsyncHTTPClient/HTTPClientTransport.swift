@@ -31,14 +31,17 @@
         public let client: HTTPClient
         /// How long one exchange may take, up to the response head; one minute by default.
         public let timeout: TimeAmount
+        /// The TLS settings and pinned hosts' clients, for a transport made with settings.
+        private let routing: TLSRouting?
+
         /// The TLS settings of the transport's connections, or `nil` for a client you passed, whose own
         /// `tlsConfiguration` applies.
-        public let tls: TLSSettings?
+        public var tls: TLSSettings? { routing?.settings ?? (client === Self.sharedClient ? .default : nil) }
 
         /// A transport over Courier's process-wide `HTTPClient` (see ``sharedClient``), the one
         /// ``DefaultTransport`` uses on Linux.
         public init(timeout: TimeAmount = .minutes(1)) {
-            self.init(client: Self.sharedClient, timeout: timeout, tls: .default)
+            self.init(client: Self.sharedClient, timeout: timeout, routing: nil)
         }
 
         /// A transport whose connections use `tls`: trusted roots, pins, a client identity, a minimum version.
@@ -47,19 +50,23 @@
         /// ``sharedClient`` it lives as long as the process. A host with pins gets connections of its own, each
         /// checked before a request is sent on it. Throws when a certificate or key cannot be loaded.
         public init(tls: TLSSettings, timeout: TimeAmount = .minutes(1)) throws(TLSMaterialError) {
-            let client = tls == .default ? Self.sharedClient : try Self.client(for: tls.withoutPins)
-            self.init(client: client, timeout: timeout, tls: tls)
+            if tls == .default {
+                self.init(timeout: timeout)
+            } else {
+                let routing = try TLSRouting(settings: tls)
+                self.init(client: routing.client, timeout: timeout, routing: routing)
+            }
         }
 
         /// A transport over `client`, which you own and shut down.
         public init(client: HTTPClient, timeout: TimeAmount = .minutes(1)) {
-            self.init(client: client, timeout: timeout, tls: nil)
+            self.init(client: client, timeout: timeout, routing: nil)
         }
 
-        private init(client: HTTPClient, timeout: TimeAmount, tls: TLSSettings?) {
+        private init(client: HTTPClient, timeout: TimeAmount, routing: TLSRouting?) {
             self.client = client
             self.timeout = timeout
-            self.tls = tls
+            self.routing = routing
         }
 
         /// The `HTTPClient` behind ``init(timeout:)``: AsyncHTTPClient's shared configuration
@@ -140,29 +147,19 @@
             let clientRequest = Self.makeClientRequest(
                 request, body: body, baseURL: baseURL, eventLoops: client.eventLoopGroup)
             do {
-                return try await client(for: baseURL).execute(clientRequest, timeout: timeout)
+                let client = try routing?.client(for: baseURL) ?? client
+                return try await client.execute(clientRequest, timeout: timeout)
             } catch {
                 throw await sendingFailure(error, request: request, baseURL: baseURL)
             }
-        }
-
-        /// The client for a request to `baseURL`: the transport's, or for a host with pins, one whose
-        /// connections check them.
-        @inline(__always)
-        private func client(for baseURL: URL) throws -> HTTPClient {
-            guard let tls, !tls.pins.isEmpty, baseURL.scheme == "https", let host = baseURL.host,
-                let hashes = tls.pins.hashes(for: host)
-            else { return client }
-            return try Self.client(for: tls.withoutPins, pinning: hashes, host: host)
         }
 
         /// What `execute` throws when sending fails: a TLS failure as a ``TLSFailure`` that says which, in the
         /// ``APIError`` every Courier transport throws.
         private func sendingFailure(_ error: any Error, request: HTTPRequest, baseURL: URL) async -> any Error {
             var error = error
-            if baseURL.scheme == "https", let host = baseURL.host,
-                let failure = await Self.tlsFailure(
-                    error, host: host, port: baseURL.port ?? 443, settings: tls ?? .default)
+            if baseURL.isHTTPS, let host = baseURL.host,
+                let failure = await Self.tlsFailure(error, host: host, port: baseURL.port ?? 443, settings: tls)
             {
                 error = failure
             }

@@ -4,6 +4,8 @@ public import OpenAPIRuntime
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
+#else
+    import Security
 #endif
 
 /// A `ClientTransport` over URLSession that streams responses, follows no redirect, and keeps no state of
@@ -85,6 +87,10 @@ public final class StreamingURLSessionTransport: ClientTransport {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.timeoutIntervalForRequest = timeout
+        #if !canImport(FoundationNetworking)
+            // The system's own minimum may be lower where App Transport Security does not apply.
+            configuration.tlsMinimumSupportedProtocolVersion = tls.minimumVersion == .tls13 ? .TLSv13 : .TLSv12
+        #endif
         let queue = OperationQueue()
         queue.name = "Courier.StreamingURLSessionTransport"
         queue.maxConcurrentOperationCount = 1
@@ -106,7 +112,7 @@ public final class StreamingURLSessionTransport: ClientTransport {
     {
         // In this frame: a function of its own would cost an async frame per request.
         do {
-            if let tlsUnsupported, baseURL.scheme == "https" { throw tlsUnsupported }
+            if let tlsUnsupported, baseURL.isHTTPS { throw tlsUnsupported }
             let urlRequest = try Self.makeURLRequest(request, baseURL: baseURL)
             let upload = try await RequestBodySpool.read(body)
             let task: URLSessionTask
@@ -125,7 +131,7 @@ public final class StreamingURLSessionTransport: ClientTransport {
             }
             return Self.makeResponse(response, body: exchange.makeBody(), to: request, baseURL: baseURL)
         } catch {
-            let tlsFailure = baseURL.scheme == "https" ? URLSessionTLS.failure(error, host: baseURL.host ?? "") : nil
+            let tlsFailure = baseURL.isHTTPS ? URLSessionTLS.failure(error, host: baseURL.host ?? "") : nil
             throw APIError.transportFailure(tlsFailure ?? error, sending: request, to: baseURL)
         }
     }

@@ -14,24 +14,21 @@ import Foundation
 enum URLSessionTLS {
     /// Why URLSession on this platform cannot honour `settings`, or `nil` when it can.
     static func unsupported(_ settings: TLSSettings) -> TransportUnsupported? {
+        var missing: [String] = []
+        if settings.trust != .system { missing.append("trusting other roots") }
+        if !settings.pins.isEmpty { missing.append("certificate pins") }
+        if settings.identity != nil { missing.append("a client certificate") }
         #if canImport(FoundationNetworking)
-            var missing: [String] = []
-            if settings.trust != .system { missing.append("trusting other roots") }
-            if !settings.pins.isEmpty { missing.append("certificate pins") }
-            if settings.identity != nil { missing.append("a client certificate") }
             if settings.minimumVersion > .tls12 { missing.append("a minimum of \(settings.minimumVersion)") }
-            guard !missing.isEmpty else { return nil }
-            return TransportUnsupported(
-                "URLSession on Linux (FoundationNetworking) cannot apply these TLS settings: "
-                    + missing.joined(separator: ", ") + "; use HTTPClientTransport")
+            let transport = "URLSession on Linux (FoundationNetworking) cannot apply"
         #else
-            // Not written yet: the session delegate's server-trust and client-certificate challenges.
-            return settings == .default
-                ? nil
-                : TransportUnsupported(
-                    "Courier does not apply TLS settings over URLSession on Apple platforms yet; use HTTPClientTransport on macOS"
-                )
+            // Not written yet: the session delegate's server-trust and client-certificate challenges. The minimum
+            // version is the session configuration's.
+            let transport = "Courier does not yet apply, over URLSession on Apple platforms,"
         #endif
+        guard !missing.isEmpty else { return nil }
+        return TransportUnsupported(
+            "\(transport) these TLS settings: \(missing.joined(separator: ", ")); use HTTPClientTransport")
     }
 
     /// The ``TLSFailure`` `error` is, if URLSession reports a TLS failure. On Linux every one is
@@ -39,9 +36,14 @@ enum URLSessionTLS {
     static func failure(_ error: any Error, host: String) -> TLSFailure? {
         guard let error = error as? URLError else { return nil }
         let text = error.localizedDescription
-        if error.code == .secureConnectionFailed || error.code.rawValue <= -1200 && error.code.rawValue >= -1206 {
-            return TLSFailure(.handshake, host: host, detail: text)
-        }
+        // Apple platforms say which in the code.
+        let codes: [URLError.Code: TLSFailure.Reason] = [
+            .secureConnectionFailed: .handshake, .serverCertificateHasBadDate: .expired,
+            .serverCertificateUntrusted: .untrusted, .serverCertificateHasUnknownRoot: .untrustedRoot,
+            .serverCertificateNotYetValid: .notYetValid, .clientCertificateRejected: .clientCertificateRequired,
+            .clientCertificateRequired: .clientCertificateRequired,
+        ]
+        if let reason = codes[error.code] { return TLSFailure(reason, host: host, detail: text) }
         guard error.code == .unknown else { return nil }
         let reasons: [(String, TLSFailure.Reason)] = [
             ("certificate has expired", .expired),
