@@ -169,7 +169,9 @@ def nginx_config(d, ports, files):
     """One nginx, one `server` per port: a port of its own keeps each server's TLS settings its own (nginx
     takes a port's protocols and ALPN from its first server, whatever name the client asks for)."""
     extra = {
-        "h2": ["http2_max_concurrent_streams 128;"],
+        # /events: 100 server-sent events over HTTP/2, from a file (events.txt, written by main).
+        "h2": ["http2_max_concurrent_streams 128;",
+               f"location = /events {{ default_type text/event-stream; alias {d / 'events.txt'}; }}"],
         # GOAWAY after 10 requests on a connection, with the streams above the last one it took refused.
         "h2_goaway": ["http2_max_concurrent_streams 128;", "keepalive_requests 10;"],
         "tls12_only": ["ssl_protocols TLSv1.2;"],
@@ -260,6 +262,8 @@ def main():
         folder.chmod(0o755)
     (d / "catalogue.json").unlink(missing_ok=True)  # a reader waiting for it must not take a previous run's
     catalogue, files = make_certificates(d)
+    (d / "events.txt").write_text("".join(f"id: {i}\nevent: tick\ndata: {{\"n\":{i}}}\n\n" for i in range(100)))
+    (d / "events.txt").chmod(0o644)
     for secret in [*d.glob("*key*"), d / "client.p12"]:
         secret.chmod(0o600)
 

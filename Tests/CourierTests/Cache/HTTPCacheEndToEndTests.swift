@@ -16,7 +16,7 @@ struct HTTPCacheEndToEndTests {
         try await transport.demoClient { $0.cache = cache }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func aFreshResponseIsServedWithoutARequest(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let key = "fresh-\(transport)-\(UUID().uuidString.prefix(8))"
@@ -31,7 +31,7 @@ struct HTTPCacheEndToEndTests {
         #expect(try await stats(key, client) == CacheStats(requests: 1, notModified: 0))
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func aStaleResponseIsRevalidatedWithItsETag(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let key = "stale-\(transport)-\(UUID().uuidString.prefix(8))"
@@ -64,7 +64,7 @@ struct HTTPCacheEndToEndTests {
         #expect(try await stats(key, client) == CacheStats(requests: 2, notModified: 0))
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func anUnsafeRequestInvalidatesWhatIsStoredForItsURL(transport: TransportUnderTest) async throws {
         let client = try await client(transport)
         let key = "invalidate-\(transport)-\(UUID().uuidString.prefix(8))"

@@ -24,7 +24,7 @@ struct CoalescingTests {
         }
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func aHundredIdenticalGetsInFlightReachTheServerOnce(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient { $0.coalescesRequests = true }
         let key = "burst-\(transport)-\(UUID().uuidString.prefix(8))"

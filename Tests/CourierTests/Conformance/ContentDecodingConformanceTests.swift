@@ -9,7 +9,7 @@ import Testing
         let ok: Bool
     }
 
-    @Test(arguments: TransportUnderTest.all, ["gzip", "deflate"])
+    @Test(arguments: TransportUnderTest.allWithTLS, ["gzip", "deflate"])
     func gzipAndDeflateBodiesAreDecoded(transport: TransportUnderTest, coding: String) async throws {
         let client = try await transport.demoClient()
         let response = try await client.response(APIRequest<Flag>.get("/testing/encoded/\(coding)"))
@@ -18,7 +18,7 @@ import Testing
         #expect(response.headerFields[.contentLength] == nil, "the length of the encoded bytes was kept")
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func aLongBodyDecodesInStepsToTheSameBytes(transport: TransportUnderTest) async throws {
         let line = "Courier streams and decodes this line. "
         let client = try await transport.demoClient()
@@ -27,7 +27,7 @@ import Testing
         #expect(response.value == String(repeating: line, count: 20_000))
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func courierAsksForGzipAndDeflateUnlessTheRequestNamesItsOwn(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient()
         let asked = try await client.send(APIRequest<EchoConformanceTests.Echo>.get("/echo"))
@@ -37,7 +37,7 @@ import Testing
         #expect(own.values(of: "Accept-Encoding") == ["identity"])
     }
 
-    @Test(arguments: TransportUnderTest.all, ["corrupt", "truncated"])
+    @Test(arguments: TransportUnderTest.allWithTLS, ["corrupt", "truncated"])
     func corruptOrTruncatedCompressedDataIsAContentDecodingError(transport: TransportUnderTest, coding: String)
         async throws
     {
@@ -65,7 +65,7 @@ import Testing
             "\(error?.description ?? "")")
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func aGzipBombEndsAtTheBodyLimitSayingWhichLimit(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient { $0.maxBodySize = 10 * 1024 * 1024 }
         let error = await #expect(throws: APIError.self) {
@@ -83,7 +83,7 @@ import Testing
 extension ContentDecodingConformanceTests {
     /// A download's bytes on disk are the bytes on the wire: it asks for no coding, so a resumed range
     /// continues them.
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func downloadsAskForTheIdentityCoding(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient()
         let file = FileManager.default.temporaryDirectory.appending(path: "courier-echo-\(UUID().uuidString).json")

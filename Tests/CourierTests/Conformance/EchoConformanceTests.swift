@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test(
-        arguments: TransportUnderTest.all,
+        arguments: TransportUnderTest.allWithTLS,
         [
             ("a/b c", "a%2Fb%20c"), ("x?y#z", "x%3Fy%23z"), ("a..b", "a..b"), ("...", "..."),
             ("é😀", "%C3%A9%F0%9F%98%80"), ("50%", "50%25"),
@@ -38,7 +38,7 @@ import Testing
     }
 
     /// RFC 6265: one `Cookie` field, however the cookies were set (`HTTPFields` splits them).
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func cookiesGoInOneField(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient {
             $0.defaultHeaders[.cookie] = "a=1; b=2"
@@ -62,7 +62,7 @@ import Testing
         #expect(segmentsError?.kind == .invalidRequest)
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func defaultQueryAndHeadersGoOnEveryRequest(transport: TransportUnderTest) async throws {
         let xClient = try #require(HTTPField.Name("X-Client"))
         let client = try await transport.demoClient {
@@ -83,7 +83,7 @@ import Testing
 
     /// Repeated request fields all arrive, however their name is spelled (URLSession joins them into one line,
     /// which HTTP reads the same), and a CR LF in a value, made a space by HTTPTypes, starts no field on the way.
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func everyRequestFieldArrivesAndNoneIsInjected(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient()
         let tag = try #require(HTTPField.Name("x-trace-tag"))
@@ -103,9 +103,9 @@ import Testing
         #expect(echo.values(of: "X-Injected").isEmpty)
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func basePathPrefixIsKept(transport: TransportUnderTest) async throws {
-        let base = try await TestServers.testServerURL().appending(path: "echo/v1/")
+        let base = try await transport.testServerURL().appending(path: "echo/v1/")
         let echo = try await APIClient(baseURL: base, transport: transport.make()).send(
             APIRequest<Echo>.get("/things/\("a b")"))
         #expect(echo.path == "/echo/v1/things/a%20b")
@@ -114,7 +114,7 @@ import Testing
 
 /// Repeated response fields (several `Set-Cookie`s) as each transport delivers them.
 @Suite(.timeLimit(.minutes(1))) struct RepeatedFieldConformanceTests {
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func repeatedResponseFields(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient()
         let response = try await client.response(

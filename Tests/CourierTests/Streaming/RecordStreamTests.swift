@@ -77,7 +77,7 @@ struct RecordStreamTests {
 
     // MARK: - End to end
 
-    @Test(arguments: TransportUnderTest.all, ["jsonl", "json-seq"])
+    @Test(arguments: TransportUnderTest.allWithTLS, ["jsonl", "json-seq"])
     func recordsArriveTypedAndInOrder(transport: TransportUnderTest, format: String) async throws {
         let client = try await transport.demoClient()
         let request = APIRequest<Record>.get("/testing/records", query: ["count": 2000, "pad": 40, "format": format])
@@ -158,7 +158,7 @@ struct RecordStreamTests {
         #expect(numbers == [0, 1, 2])
     }
 
-    @Test(arguments: TransportUnderTest.all)
+    @Test(arguments: TransportUnderTest.allWithTLS)
     func anEndlessLineEndsWithBodyTooLarge(transport: TransportUnderTest) async throws {
         let client = try await transport.demoClient()
         // 64 KiB every 5 ms: URLSession on Linux fails a stream that gets 64 MiB ahead of its reader, which an

@@ -1,8 +1,10 @@
-import Courier
 import Foundation
 import OpenAPIRuntime
 import OpenAPIURLSession
+import Synchronization
 import Testing
+
+@testable import Courier
 
 #if canImport(OpenAPIAsyncHTTPClient)
     import AsyncHTTPClient
@@ -19,7 +21,8 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
     /// uses (`HTTPClient.shared` would retry a refused connection for a minute).
     case openAPIAsyncHTTPClient
     /// Courier's `HTTPClientTransport` trusting the TLS catalogue's test CA, talking to the test servers over TLS
-    /// (HTTP/2 by ALPN): in ``allWithTLS``, for the suites that hold Courier's guarantees over TLS too.
+    /// (HTTP/2 by ALPN): in ``allWithTLS``, for the suites that hold Courier's guarantees over TLS too. Each
+    /// transport has a connection pool of its own (``TLSTestClients``).
     case httpClientTLS
     /// swift-openapi-urlsession's `URLSessionTransport`: not in ``all``, because it follows redirects and (on
     /// Linux) buffers bodies where Courier can't stop it; tests that record those gaps use it by name.
@@ -46,9 +49,11 @@ enum TransportUnderTest: String, Sendable, CustomTestStringConvertible {
     func make() -> any ClientTransport {
         switch self {
         case .httpClientTLS:
-            // Without the catalogue the TLS servers don't start either, and the test fails there, saying why.
-            let roots = (try? TLSCatalogue.required().rootCA()) ?? []
-            return (try? HTTPClientTransport(tls: TLSSettings(trust: .only(roots)))) ?? DefaultTransport.make()
+            #if canImport(AsyncHTTPClient)
+                return TLSTestClients.make()
+            #else
+                return DefaultTransport.make()
+            #endif
         case .urlSession:
             return StreamingURLSessionTransport.shared
         case .httpClient:
@@ -96,3 +101,23 @@ extension TransportUnderTest {
             configure: configure)
     }
 }
+
+#if canImport(AsyncHTTPClient)
+    /// `HTTPClient`s configured as `HTTPClientTransport(tls:)` configures its own, trusting the test CA, one per
+    /// transport: HTTP/2 carries every request of a client to an origin on one connection, so test routes that
+    /// drop their connection (to cut a body or an event stream short) would fail every other test on it. Kept
+    /// for the life of the test process, as Courier keeps its own.
+    enum TLSTestClients {
+        private static let kept = Mutex<[HTTPClient]>([])
+
+        static func make() -> HTTPClientTransport {
+            var configuration = HTTPClientTransport.sharedConfiguration
+            let roots = (try? TLSCatalogue.required().rootCA()) ?? []
+            // Without the catalogue the TLS servers don't start either, and the test fails there, saying why.
+            configuration.tlsConfiguration = try? TLSSettings(trust: .only(roots)).nioConfiguration()
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            kept.withLock { $0.append(client) }
+            return HTTPClientTransport(client: client)
+        }
+    }
+#endif

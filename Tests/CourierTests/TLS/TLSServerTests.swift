@@ -169,4 +169,23 @@ struct HTTP2Tests {
         #expect(echoes.count == 30)
         #expect(Set(echoes.map(\.connection)).count >= 3, "10 requests a connection at most")
     }
+
+    @Test func serverSentEventsStreamOverHTTP2() async throws {
+        struct Tick: Decodable, Equatable { let n: Int }
+        let client = APIClient(
+            baseURL: try TLSCatalogue.required().url("h2"),
+            transport: try HTTPClientTransport(tls: TLSServerTests.privateCA()))
+        var ticks: [Tick] = []
+        var ids: [String] = []
+        for try await event in client.events(APIRequest<Void>.get("/events"), reconnecting: .never) {
+            #expect(event.type == "tick")
+            ticks.append(try event.decode(Tick.self))
+            ids.append(event.lastEventID)
+        }
+        #expect(ticks == (0..<100).map(Tick.init))
+        #expect(ids.last == "99")
+        // nginx logged the stream as HTTP/2.
+        let log = try String(contentsOfFile: TLSCatalogue.required().servers["h2"]?.log ?? "", encoding: .utf8)
+        #expect(log.contains("\"GET /events HTTP/2.0\" 200"))
+    }
 }
