@@ -24,6 +24,10 @@ public struct APIResponse<Value: Sendable>: Sendable {
     public internal(set) var redirects: [Redirect] = []
     /// Whether it came from the network, from the client's ``HTTPCache``, or from the cache after a `304`.
     public internal(set) var cacheStatus: CacheStatus = .network
+    /// The HTTP version the response came over (`HTTP/2` over TLS where the server offers it), when the
+    /// transport says: ``HTTPClientTransport`` does; URLSession and other transports don't, and a response from
+    /// the cache has none.
+    public internal(set) var httpProtocol: HTTPProtocol? = nil
 
     /// The full URL the request was sent to (unredacted: it may hold an API key).
     public var url: URL? { URL(string: baseURL.absoluteString + (request.path ?? "")) }

@@ -284,7 +284,7 @@ struct Decoding<E: Endpoint>: ResponseConsumer {
             return APIResponse(
                 value: value, response: response, request: delivery.request, body: data,
                 baseURL: client.baseURL(for: delivery.request), redirects: delivery.trail.redirects,
-                cacheStatus: delivery.source.status)
+                cacheStatus: delivery.source.status, httpProtocol: delivery.source.httpProtocol)
         } catch {
             let failure = client.failureContext(for: delivery)
             if Task.isCancelled { throw failure.error(.cancelled, phase: .decoding) }

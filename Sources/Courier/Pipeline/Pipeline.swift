@@ -166,6 +166,8 @@ struct Arrival: Sendable {
 struct ResponseSource: Sendable {
     var status: CacheStatus
     var shared: SharedResponse? = nil
+    /// The HTTP version the transport received it over, when the transport says (``HTTPClientTransport`` does).
+    var httpProtocol: HTTPProtocol? = nil
 }
 
 extension HTTPRequest {

@@ -8,7 +8,7 @@ import OpenAPIRuntime
 protocol BufferingTransport: ClientTransport {
     /// The transport's answer to `request`, its body the transport's own buffers.
     func sendKeepingBuffers(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (
-        HTTPResponse, ResponseBody?
+        HTTPResponse, ResponseBody?, HTTPProtocol
     )
 }
 
@@ -57,9 +57,10 @@ struct TransportStage: Sendable {
     private func call(_ hop: Hop, head: HTTPRequest) async throws -> Arrival {
         do {
             if let buffering {
-                let (response, body) = try await buffering.sendKeepingBuffers(
+                let (response, body, version) = try await buffering.sendKeepingBuffers(
                     head, body: hop.body, baseURL: hop.baseURL)
-                return Arrival(response: response, body: body)
+                return Arrival(
+                    response: response, body: body, source: ResponseSource(status: .network, httpProtocol: version))
             }
             let (response, body) = try await transport.send(
                 head, body: hop.body, baseURL: hop.baseURL, operationID: hop.plan.operationID)

@@ -163,7 +163,7 @@ private struct Writing: ResponseConsumer {
         return APIResponse(
             value: destination, response: response, request: delivery.request, body: Data(),
             baseURL: client.baseURL(for: delivery.request), redirects: delivery.trail.redirects,
-            cacheStatus: delivery.source.status)
+            cacheStatus: delivery.source.status, httpProtocol: delivery.source.httpProtocol)
     }
 
     /// The bytes this exchange wrote (a resumed download's file also holds what an earlier one did), for

@@ -89,4 +89,11 @@ enum TLSSymbolListings {
         // END DOCC: TLS version
         return [internalAPI, pinnedAPI, mutualTLSAPI, modernAPI]
     }
+
+    static func httpProtocol(client: APIClient) async throws {
+        // BEGIN DOCC: HTTPProtocol
+        let response = try await client.response(GetUser(login: "octocat"))
+        print(response.httpProtocol ?? "unknown")  // "HTTP/2" over TLS where the server offers it
+        // END DOCC: HTTPProtocol
+    }
 }

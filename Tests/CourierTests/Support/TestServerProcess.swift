@@ -17,9 +17,11 @@ final class TestServerProcess {
         let description: String
     }
 
-    init() throws {
+    /// Starts the server, over TLS with the certificate chain and key in the PEM files `tls` names, if given.
+    init(tls: (chain: String, key: String)? = nil) throws {
         let output = Pipe()
         process.executableURL = try BuiltProducts.executable("courier-test-server")
+        if let tls { process.arguments = ["--tls", tls.chain, tls.key] }
         process.standardInput = input
         process.standardOutput = output
         let started = ContinuousClock.now

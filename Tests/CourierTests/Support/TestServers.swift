@@ -72,8 +72,12 @@ extension TestServers {
 extension TestServers {
     /// Runs `body` against the test server in a process of its own (`courier-test-server`, built beside the
     /// tests; see ``TestServerProcess``), so that memory measured in this process is the client's alone.
-    static func withTestServerProcess<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let server = try TestServerProcess()
+    /// Over TLS, with the TLS catalogue's certificate, for ``TransportUnderTest/httpClientTLS``.
+    static func withTestServerProcess<T>(for transport: TransportUnderTest? = nil, _ body: (URL) async throws -> T)
+        async throws -> T
+    {
+        let identity = transport == .httpClientTLS ? try TLSCatalogue.required().server_identity : nil
+        let server = try TestServerProcess(tls: identity.map { ($0.chain_pem, $0.key_pem) })
         defer { server.stop() }
         return try await body(server.baseURL)
     }

@@ -26,8 +26,11 @@ struct TLSServerTests {
     }
 
     @Test func aServerOfAPrivateCAIsTrustedWithItsRootOnly() async throws {
-        let echo = try await Self.fetch("good", over: HTTPClientTransport(tls: Self.privateCA()))
-        #expect(echo == Echo(server: "good", protocol: "HTTP/1.1", path: "/tls/good?marker="))
+        let client = APIClient(
+            baseURL: try TLSCatalogue.required().url("good"), transport: try HTTPClientTransport(tls: Self.privateCA()))
+        let response = try await client.response(APIRequest<Echo>.get("/tls/good"))
+        #expect(response.value == Echo(server: "good", protocol: "HTTP/1.1", path: "/tls/good"))
+        #expect(response.httpProtocol == .http1_1, "this server offers no HTTP/2")
     }
 
     @Test func aServerOfAPrivateCAIsTrustedWithItsRootBesideTheSystems() async throws {
@@ -146,8 +149,11 @@ struct HTTP2Tests {
             transport: try HTTPClientTransport(tls: TLSServerTests.privateCA()))
         // The first request learns, by ALPN, that the origin speaks HTTP/2; until then AsyncHTTPClient's pool may
         // open HTTP/1.1 connections for requests that arrive together.
-        let first = try await client.send(APIRequest<Echo>.get("/h2"))
+        let response = try await client.response(APIRequest<Echo>.get("/h2"))
+        let first = response.value
         #expect(first.protocol == "HTTP/2.0")
+        #expect(response.httpProtocol == .http2, "the response says which protocol carried it")
+        #expect(response.httpProtocol?.description == "HTTP/2")
         let echoes = try await Self.concurrently(100, client: client, path: "/h2")
         #expect(echoes.count == 100)
         #expect(Set(echoes.map(\.protocol)) == ["HTTP/2.0"])
@@ -163,8 +169,9 @@ struct HTTP2Tests {
             // Each round of retries lands on a new connection that takes 10 and refuses the rest: 30 requests need
             // at most 3 rounds after the first.
             middlewares: [.retry(RetryPolicy(maxAttempts: 8, baseDelay: .zero))])
-        let first = try await client.send(APIRequest<Echo>.get("/goaway"))
-        #expect(first.protocol == "HTTP/2.0")
+        let first = try await client.response(APIRequest<Echo>.get("/goaway"))
+        #expect(first.value.protocol == "HTTP/2.0")
+        #expect(first.httpProtocol == .http2, "reported through middleware too")
         let echoes = try await Self.concurrently(30, client: client, path: "/goaway")
         #expect(echoes.count == 30)
         #expect(Set(echoes.map(\.connection)).count >= 3, "10 requests a connection at most")

@@ -129,14 +129,15 @@
         /// ``send(_:body:baseURL:operationID:)`` for ``APIClient``'s pipeline: the body is AsyncHTTPClient's own
         /// buffers, which `send` collects and downloads write to their file as they are.
         func sendKeepingBuffers(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (
-            HTTPResponse, ResponseBody?
+            HTTPResponse, ResponseBody?, HTTPProtocol
         ) {
             let response = try await execute(request, body: body, baseURL: baseURL)
             let head = Self.makeHead(response)
+            let version = HTTPProtocol(major: response.version.major, minor: response.version.minor)
             guard let length = ResponseBody.length(for: request.method, fields: head.headerFields) else {
-                return (head, nil)
+                return (head, nil, version)
             }
-            return (head, ResponseBody(buffers: ResponseBuffers(body: response.body), length: length))
+            return (head, ResponseBody(buffers: ResponseBuffers(body: response.body), length: length), version)
         }
 
         /// AsyncHTTPClient's response to `request`, its body not yet read.
