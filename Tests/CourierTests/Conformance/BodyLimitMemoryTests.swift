@@ -36,11 +36,11 @@ struct BodyLimitMemoryTests {
         var testDescription: String { rawValue }
     }
 
-    @Test(arguments: TransportUnderTest.all, OversizedBody.allCases)
+    @Test(arguments: TransportUnderTest.allWithTLS, OversizedBody.allCases)
     func anOversizedBodyEndsAtTheLimitWithBoundedMemory(transport: TransportUnderTest, body: OversizedBody)
         async throws
     {
-        try await TestServers.withTestServerProcess { base in
+        try await TestServers.withTestServerProcess(for: transport) { base in
             let client = APIClient(baseURL: base, transport: transport.make()) { $0.maxBodySize = 10 * 1024 * 1024 }
             try await expectBounded(body, over: transport, with: client)
         }
@@ -75,13 +75,15 @@ struct BodyLimitMemoryTests {
         return 32 * MemoryProbe.mebibyte
     }
 
+    /// Not over TLS with HTTP/2 yet: there a 1 GiB download to a slower disk grew the process by 55–97 MiB
+    /// (HTTP/1.1 over TLS: 0–2 MiB), the open finding of issue #33.
     @Test(arguments: TransportUnderTest.all)
     func aGibibyteDownloadStreamsToDiskWithBoundedMemory(transport: TransportUnderTest) async throws {
         let size = 1024 * 1024 * 1024
         let folder = FileManager.default.temporaryDirectory.appending(path: "courier-1GiB-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await TestServers.withTestServerProcess { base in
+        try await TestServers.withTestServerProcess(for: transport) { base in
             _ = try await expectBoundedDownload(
                 size, to: folder, over: transport,
                 with: APIClient(baseURL: base, transport: Self.downloading(transport)))
