@@ -5,10 +5,7 @@ import Testing
 /// The built `courier-demo` binary, run as a user would: the tour against its embedded server, and
 /// `serve` in one process with the tour against it (`--base-url`) in another.
 ///
-/// One test at a time: a child spawned while another test's child is being spawned can inherit the other's
-/// output pipe (Foundation's `Process` on Linux may leave other descriptors open in the child),
-/// and then the first child's output never ends while the second runs: `--help` once waited 10 s in CI for
-/// the end of its output while `serve` held the pipe open.
+/// One test at a time: each starts processes of its own (see ``Child``).
 @Suite(.serialized, .timeLimit(.minutes(1))) struct CourierDemoTests {
     static let sections = [
         "URL shortener", "GitHub-style API", "Flickr-style photos", "Envelope API", "Form login",
@@ -20,43 +17,39 @@ import Testing
         try BuiltProducts.executable("courier-demo")
     }
 
-    /// A running child process whose standard output is collected.
+    /// A running child process whose standard output goes to a file of its own.
+    ///
+    /// A file, not a pipe: a pipe's end is seen only when every process holding its write end has closed it,
+    /// and Foundation's `Process` on Linux may leave a descriptor open in a child another test spawns at that
+    /// moment (a `python3` or `sha256sum` run by another suite), so `--help` once waited 10 s in CI for the end
+    /// of output it had long written.
     final class Child: Sendable {
-        /// The bytes the child has written so far.
-        final class Output: Sendable {
-            let bytes = Mutex(Data())
-            /// Whether the pipe has reached its end (the child closed it, or exited).
-            let ended = Atomic<Bool>(false)
-        }
-
         let process = Process()
-        private let output = Output()
+        private let file: URL
 
         init(_ executable: URL, _ arguments: [String]) throws {
             process.executableURL = executable
             process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            pipe.fileHandleForReading.readabilityHandler = { [output] handle in
-                let chunk = handle.availableData
-                if chunk.isEmpty {
-                    handle.readabilityHandler = nil
-                    output.ended.store(true, ordering: .releasing)
-                }
-                output.bytes.withLock { $0.append(chunk) }
+            file = FileManager.default.temporaryDirectory.appending(path: "courier-demo-\(UUID().uuidString).out")
+            guard FileManager.default.createFile(atPath: file.path(percentEncoded: false), contents: nil) else {
+                throw CocoaError(.fileWriteUnknown)
             }
+            let output = try FileHandle(forWritingTo: file)
+            process.standardOutput = output
             try process.run()
+            try output.close()  // the child has its own descriptor
         }
 
-        var text: String { output.bytes.withLock { String(decoding: $0, as: UTF8.self) } }
+        deinit { try? FileManager.default.removeItem(at: file) }
 
-        /// Waits (without blocking a thread) until the process ends and its output is read to the end, or
-        /// `limit` passes (the process is then ended).
+        /// What the child has written so far.
+        var text: String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+
+        /// Waits (without blocking a thread) until the process ends, or `limit` passes (the process is then
+        /// ended).
         func exitCode(within limit: Duration) async throws -> Int32 {
             do {
-                try await eventually("the process ending with its output read", within: limit) {
-                    !process.isRunning && output.ended.load(ordering: .acquiring)
-                }
+                try await eventually("the process ending", within: limit) { !process.isRunning }
             } catch {
                 process.terminate()
                 throw error
