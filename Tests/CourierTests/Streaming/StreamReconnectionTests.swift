@@ -94,9 +94,9 @@ struct StreamReconnectionTests {
                 var first = true
                 for try await _ in client.events(request, reconnecting: Self.eager) where first {
                     first = false
-                    // Real time is the point: the read-ahead must fill at the network's own pace while the loop
+                    // Real time on purpose: the read-ahead must fill at the network's own pace while the loop
                     // is away, which no test clock can make happen.
-                    try await Task.sleep(for: .seconds(1))  // Real time on purpose: see above.
+                    try await Task.sleep(for: .seconds(1))
                 }
             }
             #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")

@@ -80,17 +80,6 @@ struct TLSCatalogue: Decodable, Sendable {
         return text.contains(marker)
     }
 
-    /// Whether a request with `marker` reaches the log of the server named `name` within 5 s: nginx writes the
-    /// line as the request ends, just after its response, so a test that has its response may read the log a
-    /// moment early. Polls in real time, since the server's log is the outside world.
-    func waitUntilReceived(_ marker: String, server name: String) async -> Bool {
-        for _ in 0..<250 {
-            if received(marker, server: name) { return true }
-            try? await Task.sleep(for: .milliseconds(20))  // real time: waiting for another process's file
-        }
-        return false
-    }
-
     /// The test root CA, which issued every good certificate.
     func rootCA() throws -> [TLSCertificate] {
         try TLSCertificate.certificates(contentsOf: URL(fileURLWithPath: ca.pem))

@@ -73,7 +73,7 @@
                 self.settings = settings
                 client =
                     settings.withoutPins == .default
-                    ? HTTPClientTransport.sharedClient : try HTTPClientTransport.clientFor(settings.withoutPins)
+                    ? HTTPClientTransport.sharedClient : try HTTPClientTransport.tlsClient(for: settings.withoutPins)
                 hasPins = !settings.pins.isEmpty
             }
 
@@ -85,7 +85,7 @@
                 if let known = pinnedClients.withLock({ $0[host] }) { return known }
                 var chosen = client
                 if let hashes = settings.pins.hashes(for: host) {
-                    chosen = try HTTPClientTransport.clientFor(settings.withoutPins, pinning: (host, hashes))
+                    chosen = try HTTPClientTransport.tlsClient(for: settings.withoutPins, pinning: (host, hashes))
                 }
                 pinnedClients.withLock { $0[host] = chosen }
                 return chosen
@@ -106,8 +106,8 @@
 
         /// The client for `settings` (without pins) whose connections check `pinning`'s pins for its host, when
         /// given.
-        static func clientFor(
-            _ settings: TLSSettings, pinning: (host: String, hashes: Set<[UInt8]>)? = nil
+        static func tlsClient(
+            for settings: TLSSettings, pinning: (host: String, hashes: Set<[UInt8]>)? = nil
         ) throws(TLSMaterialError) -> HTTPClient {
             let key = TLSClientKey(settings: settings, pinnedHost: pinning?.host, pins: pinning?.hashes)
             if let client = tlsClients.withLock({ $0[key] }) { return client }
