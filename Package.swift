@@ -166,6 +166,8 @@ let package = Package(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(platforms: [.linux])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "XMLCoder", package: "XMLCoder"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -116,7 +116,9 @@
             if let pinning {
                 let check = try PinCheck(host: pinning.host, hashes: pinning.hashes, settings: settings)
                 configuration.http1_1ConnectionDebugInitializer = check.run
-                configuration.http2ConnectionDebugInitializer = check.run
+                configuration.http2ConnectionDebugInitializer = { channel in
+                    HTTP2FrameSplitter.install(on: channel).flatMap { check.run(channel) }
+                }
             }
             return tlsClients.withLock { clients in
                 if let client = clients[key] { return client }

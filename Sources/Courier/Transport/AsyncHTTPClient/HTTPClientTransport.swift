@@ -107,6 +107,8 @@
             // AsyncHTTPClient's own span would be a third, and its second `traceparent` field would make servers
             // drop the trace.
             configuration.tracing.tracer = nil
+            // Keeps NIOHTTP2's parser from growing with a download (see HTTP2FrameSplitter).
+            configuration.http2ConnectionDebugInitializer = HTTP2FrameSplitter.install
             return configuration
         }
 
