@@ -6,7 +6,14 @@
 #   nginx_prepare WORK   installs nginx when missing (apt-get) and lays out WORK/www
 #   nginx_start          starts it on a free port; sets nginx_port, nginx_pid, base_url, status_url
 #   nginx_stop           stops it and deletes what was uploaded (also safe when it isn't running)
+#   nginx_tls_prepare    makes a CA and a certificate for 127.0.0.1 (openssl) in WORK/tls; nginx_start then
+#                        also serves the same locations over TLS on two more ports, HTTP/1.1 only and HTTP/2
+#                        (ALPN), and sets tls_ca, tls_h1_url and tls_h2_url
+#   nginx_pin_workers L  moves the running nginx (master and worker) onto the CPU list L (taskset)
 # nginx_pin (an array, e.g. (taskset -c 1)) runs nginx under a CPU pin when set.
+# Also for the scripts that source it: log (progress to standard error) and bench_build_and_serve WORK, which
+# builds courier-bench in release (setting bench), prepares and starts nginx in WORK, and stops it and
+# deletes WORK on exit.
 
 nginx_find() { command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true; }
 
@@ -39,6 +46,55 @@ nginx_prepare() {
     fi
 }
 
+nginx_tls_prepare() {
+    local dir="$nginx_work/tls"
+    command -v openssl >/dev/null || {
+        echo "== installing openssl (apt-get)" >&2
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl >/dev/null
+    }
+    mkdir -p "$dir"
+    # A CA, and a P-256 server certificate for 127.0.0.1 it signs: what a private API's TLS looks like.
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=Courier bench CA" \
+        -keyout "$dir/ca.key" -out "$dir/ca.pem" 2>/dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=127.0.0.1" \
+        -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$dir/ext.cnf"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
+        -extfile "$dir/ext.cnf" -out "$dir/server.pem" 2>/dev/null
+    chmod -R a+rX "$dir"
+    tls_ca="$dir/ca.pem"
+}
+
+# The locations every server block serves.
+nginx_locations() {
+    cat <<CONF
+        root $nginx_work/www;
+        location = /users/octocat { default_type application/json; }
+        location = /nginx_status { stub_status; }
+        location = /events.txt { default_type text/event-stream; }
+        location = /records.jsonl { default_type application/jsonl; }
+CONF
+}
+
+# The TLS server blocks, when nginx_tls_prepare ran: $1 the HTTP/1.1 port, $2 the HTTP/2 port. nginx 1.22
+# has no "http2 on;": HTTP/2 is a flag of the listen directive.
+nginx_tls_servers() {
+    [ -n "${tls_ca:-}" ] || return 0
+    local listen
+    for listen in "$1 ssl" "$2 ssl http2"; do
+        cat <<CONF
+    server {
+        listen 127.0.0.1:$listen;
+        ssl_certificate $nginx_work/tls/server.pem;
+        ssl_certificate_key $nginx_work/tls/server.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+$(nginx_locations)
+    }
+CONF
+    done
+}
+
 nginx_write_config() {
     local port=$1 dir="$nginx_work/nginx"
     mkdir -p "$nginx_uploads/store" "$nginx_uploads/body"
@@ -67,11 +123,7 @@ http {
     default_type application/octet-stream;
     server {
         listen 127.0.0.1:$port;
-        root $nginx_work/www;
-        location = /users/octocat { default_type application/json; }
-        location = /nginx_status { stub_status; }
-        location = /events.txt { default_type text/event-stream; }
-        location = /records.jsonl { default_type application/jsonl; }
+$(nginx_locations)
         # WebDAV PUT reads the whole body into a temporary file (1 MiB at a time), renames it over the last
         # upload, and only then answers (201, then 204). "return 204" would answer as soon as the head
         # arrived and discard the body afterwards, so the client's clock would stop before the server had it.
@@ -83,6 +135,7 @@ http {
             dav_methods PUT;
         }
     }
+$(nginx_tls_servers $((port + 1)) $((port + 2)))
 }
 CONF
 }
@@ -92,7 +145,9 @@ nginx_start() {
     local attempt port
     for attempt in $(seq 1 20); do
         port=$((20000 + RANDOM % 40000))
-        if command -v ss >/dev/null && [ -n "$(ss -Htln "sport = :$port")" ]; then continue; fi
+        if command -v ss >/dev/null && [ -n "$(ss -Htln "sport >= :$port and sport <= :$((port + 2))")" ]; then
+            continue
+        fi
         nginx_write_config "$port"
         "${nginx_pin[@]}" "$nginx_bin" -p "$nginx_work/nginx" -c "$nginx_work/nginx/nginx.conf" \
             -e "$nginx_work/nginx/error.log" &
@@ -102,6 +157,8 @@ nginx_start() {
                 nginx_port=$port
                 base_url="http://127.0.0.1:$port"
                 status_url="$base_url/nginx_status"
+                tls_h1_url="https://127.0.0.1:$((port + 1))"
+                tls_h2_url="https://127.0.0.1:$((port + 2))"
                 return 0
             fi
             kill -0 "$nginx_pid" 2>/dev/null || break
@@ -122,3 +179,21 @@ nginx_stop() {
     nginx_pid=""
     if [ -n "${nginx_uploads:-}" ]; then rm -rf "$nginx_uploads"; fi
 }
+
+nginx_pin_workers() {
+    local pid
+    for pid in $nginx_pid $(pgrep -P "$nginx_pid"); do taskset -a -p -c "$1" "$pid" >/dev/null; done
+}
+
+log() { printf '== %s\n' "$*" >&2; }
+
+bench_build_and_serve() {
+    log "building courier-bench (release)"
+    swift build -c release --product courier-bench
+    bench="$(swift build -c release --show-bin-path)/courier-bench"
+    nginx_pin=()
+    bench_work=$1
+    trap 'nginx_stop; rm -rf "$bench_work"' EXIT
+    nginx_prepare "$1"
+}
+

@@ -31,7 +31,7 @@ read -r -a concurrency <<<"${E2E_CONCURRENCY:-1 16 64}"
 client_args=()
 if [ -n "${E2E_CLIENTS:-}" ]; then read -r -a chosen <<<"$E2E_CLIENTS" && client_args=(--clients "${chosen[@]}"); fi
 
-log() { printf '== %s\n' "$*" >&2; }
+source ./nginx.sh  # also log
 
 missing=()
 command -v valgrind >/dev/null || [ "${SKIP_CALLGRIND:-0}" = 1 ] || missing+=(valgrind)
@@ -51,7 +51,6 @@ interposer="$bin_dir/libMallocInterposerSwift.so"
 
 work=$(mktemp -d)
 nginx_pin=()
-source ./nginx.sh
 trap 'nginx_stop; rm -rf "$work"' EXIT
 mkdir -p "$work/results"
 nginx_prepare "$work"
@@ -64,10 +63,6 @@ can_pin=0
 if [ "$cpus" -ge 2 ] && command -v taskset >/dev/null; then can_pin=1; fi
 client_cpus=0
 [ "$cpus" -gt 2 ] && client_cpus="0-$((cpus - 2))"
-pin_nginx() {  # $1: a CPU list
-    local pid
-    for pid in $nginx_pid $(pgrep -P "$nginx_pid"); do taskset -a -p -c "$1" "$pid" >/dev/null; done
-}
 
 e2e() {  # $1 rounds, $2 output file, then a command prefix before courier-bench
     local pass_rounds=$1 output=$2
@@ -82,12 +77,12 @@ e2e "$rounds" "$work/results/e2e.jsonl" /usr/bin/time -v -o "$work/results/time.
 
 side_args=()
 if [ "$side_rounds" -gt 0 ] && [ "$can_pin" = 1 ]; then
-    pin_nginx "$((cpus - 1))"
+    nginx_pin_workers "$((cpus - 1))"
     log "end-to-end, pinned (client on CPU $client_cpus, nginx on CPU $((cpus - 1))): ${side_rounds} rounds"
     e2e "$side_rounds" "$work/results/e2e-pinned.jsonl" taskset -c "$client_cpus"
     log "end-to-end, old harness conditions (pinned, malloc interposer preloaded): ${side_rounds} rounds"
     e2e "$side_rounds" "$work/results/e2e-old.jsonl" taskset -c "$client_cpus" env LD_PRELOAD="$interposer"
-    pin_nginx "0-$((cpus - 1))"
+    nginx_pin_workers "0-$((cpus - 1))"
     side_args=(--pinned "$work/results/e2e-pinned.jsonl" --old-conditions "$work/results/e2e-old.jsonl")
 else
     log "allocations: one round with the malloc interposer preloaded"

@@ -8,17 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 bench_dir=$PWD
 
-log() { printf '== %s\n' "$*" >&2; }
-
-log "building courier-bench (release)"
-swift build -c release --product courier-bench
-bench="$(swift build -c release --show-bin-path)/courier-bench"
-
-work=$(mktemp -d)
-nginx_pin=()
 source ./nginx.sh
-trap 'nginx_stop; rm -rf "$work"' EXIT
-nginx_prepare "$work"
+work=$(mktemp -d)
+bench_build_and_serve "$work"
 nginx_start
 log "nginx $nginx_version (pid $nginx_pid) on $base_url"
 

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 public import BenchmarkSupport
-import Courier
+public import Courier
 public import Foundation
 import HTTPTypes
 import NIOCore
@@ -27,9 +27,14 @@ public struct LoadClients: Sendable {
     /// One decoder for every raw request, as a careful hand-written client keeps it.
     let decoder = JSONDecoder()
 
-    /// Makes the shared clients, sized for `connections` requests in flight.
-    public init(baseURL: URL, connections: Int) {
+    /// Over TLS: the transport Courier makes for the settings, whose `HTTPClient` raw AsyncHTTPClient uses
+    /// too (``ClientKind/courierShipped`` and ``ClientKind/rawAHCCourierClient`` only).
+    let tlsTransport: HTTPClientTransport?
+
+    /// Makes the shared clients, sized for `connections` requests in flight; over TLS with `tls` when given.
+    public init(baseURL: URL, connections: Int, tls: TLSSettings? = nil) throws {
         self.baseURL = baseURL
+        tlsTransport = try tls.map { try HTTPClientTransport(tls: $0) }
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections
         httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -50,7 +55,8 @@ public struct LoadClients: Sendable {
         case .rawAHC:
             return { try await rawAHC(login: login, on: httpClient) }
         case .rawAHCCourierClient:
-            return { try await rawAHC(login: login, on: HTTPClientTransport.sharedClient) }
+            let client = tlsTransport?.client ?? HTTPClientTransport.sharedClient
+            return { try await rawAHC(login: login, on: client) }
         case .rawAHCShared:
             return { try await rawAHC(login: login, on: .shared) }
         case .rawAHCFields:
@@ -60,7 +66,7 @@ public struct LoadClients: Sendable {
             ])
             return { try await rawAHC(login: login, on: httpClient, headers: fields) }
         case .courierShipped:
-            let client = APIClient(baseURL: baseURL)
+            let client = tlsTransport.map { APIClient(baseURL: baseURL, transport: $0) } ?? APIClient(baseURL: baseURL)
             return { try await client.send(GetUser(login: login)) }
         case .courierShippedOnLoop:
             let client = APIClient(baseURL: baseURL)

@@ -8,7 +8,8 @@ struct CourierBench: AsyncParsableCommand {
         commandName: "courier-bench",
         abstract: "Measures Courier against the raw HTTP clients it runs on.",
         subcommands: [
-            EndToEndCommand.self, DownloadCommand.self, UploadCommand.self, StreamCommand.self, ReportCommand.self,
+            EndToEndCommand.self, DownloadCommand.self, UploadCommand.self, StreamCommand.self, TLSCommand.self,
+            ReportCommand.self,
         ]
     )
 }

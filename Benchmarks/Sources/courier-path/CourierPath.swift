@@ -79,7 +79,7 @@ struct CourierPath {
                 let baseURL = URL(string: arguments[3])
             else { usage() }
             work = {
-                let clients = LoadClients(baseURL: baseURL, connections: 1)
+                let clients = try LoadClients(baseURL: baseURL, connections: 1)
                 do {
                     let checksum = try await repeatFetch(clients.fetch(kind), count: count)
                     try await clients.shutdown()

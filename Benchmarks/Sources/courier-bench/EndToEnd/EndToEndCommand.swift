@@ -59,7 +59,7 @@ struct EndToEndCommand: AsyncParsableCommand {
         if !countsAllocations {
             log("note: malloc-interposer is not preloaded; allocations per request will read n/a")
         }
-        let loadClients = LoadClients(baseURL: url, connections: max(concurrency.max() ?? 1, 1))
+        let loadClients = try LoadClients(baseURL: url, connections: max(concurrency.max() ?? 1, 1))
         do {
             for round in 1...rounds {
                 for level in concurrency {
@@ -87,23 +87,10 @@ struct EndToEndCommand: AsyncParsableCommand {
         _ kind: ClientKind, concurrency: Int, round: Int, on clients: LoadClients, countingAllocations: Bool,
         status: ServerStatus?
     ) async throws -> CellResult {
-        let fetch = clients.fetch(kind)
-        _ = try await fetch()  // fails the run at once when the server or a client is broken
-        if warmup > 0 {
-            let warmupRunner = LoadRunner(
-                concurrency: concurrency, duration: .seconds(warmup), maxRequests: maxRequests,
-                countsAllocations: false)
-            _ = await warmupRunner.run(fetch)
-        }
-        let runner = LoadRunner(
-            concurrency: concurrency, duration: .seconds(seconds), maxRequests: maxRequests,
-            countsAllocations: countingAllocations)
-        let before = try status?.handledRequests()
-        var cell = CellResult(client: kind, concurrency: concurrency, round: round, window: await runner.run(fetch))
-        if let before, let after = try status?.handledRequests() {
-            cell.serverRequests = after - before - 1  // the second status request counts itself
-        }
-        return cell
+        let measurement = CellMeasurement(
+            seconds: seconds, warmup: warmup, maxRequests: maxRequests, countsAllocations: countingAllocations,
+            status: status)
+        return try await measurement.measure(kind, concurrency: concurrency, round: round, on: clients).cell
     }
 }
 

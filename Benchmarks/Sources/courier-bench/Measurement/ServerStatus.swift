@@ -22,15 +22,22 @@ struct ServerStatus {
     }
 
     /// The `requests` counter, which counts this status request too.
-    func handledRequests() throws -> Int {
+    func handledRequests() throws -> Int { try counters().requests }
+
+    /// The `accepts` counter (connections nginx accepted, this status request's own included; over TLS, one
+    /// full handshake each) and the `requests` counter.
+    func counters() throws -> (accepts: Int, requests: Int) {
         let page = try fetch()
         // "Active connections: 1 \nserver accepts handled requests\n 3 3 7 \nReading: 0 Writing: 1 Waiting: 0 \n"
         let lines = page.split(whereSeparator: \.isNewline)
         guard let header = lines.firstIndex(where: { $0.contains("accepts handled requests") }),
-            header + 1 < lines.count,
-            let requests = lines[header + 1].split(separator: " ").last.flatMap({ Int($0) })
-        else { throw StatusError("no request counter in nginx's status page: \(page.prefix(200))") }
-        return requests
+            header + 1 < lines.count
+        else { throw StatusError("no counters in nginx's status page: \(page.prefix(200))") }
+        let counters = lines[header + 1].split(separator: " ").compactMap { Int($0) }
+        guard counters.count == 3 else {
+            throw StatusError("unexpected counters in nginx's status page: \(page.prefix(200))")
+        }
+        return (counters[0], counters[2])
     }
 
     private func fetch() throws -> String {
