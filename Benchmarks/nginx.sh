@@ -56,12 +56,12 @@ nginx_tls_prepare() {
     mkdir -p "$dir"
     # A CA, and a P-256 server certificate for 127.0.0.1 it signs: what a private API's TLS looks like.
     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=Courier bench CA" \
-        -keyout "$dir/ca.key" -out "$dir/ca.pem" 2>/dev/null
+        -keyout "$dir/ca.key" -out "$dir/ca.pem" 2>"$dir/openssl.log" || { cat "$dir/openssl.log" >&2; return 1; }
     openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=127.0.0.1" \
-        -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null
+        -keyout "$dir/server.key" -out "$dir/server.csr" 2>"$dir/openssl.log" || { cat "$dir/openssl.log" >&2; return 1; }
     printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$dir/ext.cnf"
     openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
-        -extfile "$dir/ext.cnf" -out "$dir/server.pem" 2>/dev/null
+        -extfile "$dir/ext.cnf" -out "$dir/server.pem" 2>"$dir/openssl.log" || { cat "$dir/openssl.log" >&2; return 1; }
     chmod -R a+rX "$dir"
     tls_ca="$dir/ca.pem"
 }
@@ -188,12 +188,12 @@ nginx_pin_workers() {
 log() { printf '== %s\n' "$*" >&2; }
 
 bench_build_and_serve() {
+    bench_work=$1
+    nginx_pin=()
+    trap 'nginx_stop; rm -rf "$bench_work"' EXIT
     log "building courier-bench (release)"
     swift build -c release --product courier-bench
     bench="$(swift build -c release --show-bin-path)/courier-bench"
-    nginx_pin=()
-    bench_work=$1
-    trap 'nginx_stop; rm -rf "$bench_work"' EXIT
     nginx_prepare "$1"
 }
 

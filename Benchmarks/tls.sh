@@ -6,10 +6,9 @@
 # whole matrix TLS_RUNS times, unpinned, then pinned (client on CPU 0, nginx on the last), and writes every
 # table to results/tls.md: publish only what both runs agree on.
 # Knobs (environment): TLS_ROUNDS (5), TLS_SECONDS per cell (2), TLS_RUNS (2), TLS_CONCURRENCY ("1 16 64"),
-# TLS_PINNED (1; 0 skips the pinned passes).
+# TLS_PINNED (1; 0 skips the passes with the client and nginx each held to one CPU).
 set -euo pipefail
 cd "$(dirname "$0")"
-bench_dir=$PWD
 
 rounds=${TLS_ROUNDS:-5}
 cell_seconds=${TLS_SECONDS:-2}

@@ -78,7 +78,7 @@ struct BodyLimitMemoryTests {
 
     /// On every transport, and over TLS with HTTP/2, where it holds because Courier cuts each read where frames
     /// end (`HTTPClientTransport.HTTP2FrameSplitter`): without that, NIOHTTP2's parser grew the process by
-    /// 55–128 MiB over the same download.
+    /// 55–97 MiB over the same download.
     @Test(arguments: TransportUnderTest.allWithTLS)
     func aGibibyteDownloadStreamsToDiskWithBoundedMemory(transport: TransportUnderTest) async throws {
         let size = 1024 * 1024 * 1024
@@ -161,8 +161,10 @@ struct BodyLimitMemoryTests {
             "\(size >> 20) MiB download (\(sizes[0] >> 20) MiB to warm up) over \(transport)\(stall.map { ", writer stalled \($0)" } ?? ""): \(runs); "
                 + "last statuses \(statuses.map(\.code))")
         // Over URLSession, what FoundationNetworking queues for its delegate before a stopped transfer ends
-        // depends on scheduling: 34–44 MiB on one machine, 46–79 MiB on another (same build, same test).
-        let bound = (transport == .urlSession ? 96 : 64) * MemoryProbe.mebibyte
+        // depends on scheduling: 34–44 MiB on one machine, 46–79 MiB on another (same build, same test). Over
+        // AsyncHTTPClient growth measured 0–5 MiB, with or without TLS and HTTP/2; 32 MiB fails HTTP/2 without
+        // the frame splitter (55–97 MiB).
+        let bound = (transport == .urlSession ? 96 : 32) * MemoryProbe.mebibyte
         #expect(runs.second.resident < bound, "resident memory grew \(runs.second) downloading 1 GiB")
         return statuses
     }

@@ -63,9 +63,17 @@
             #expect(try channel.finish().isClean)
         }
 
-        /// Added to a connection mid-frame, it reads a payload as a header; one HTTP/2 does not allow (too long,
-        /// or the reserved bit set) makes it pass every later read on whole.
-        @Test(arguments: [[0x00, 0x40, 0x01, 0, 0, 0, 0, 0, 1], [0, 0, 4, 0, 0, 0x80, 0, 0, 1]] as [[UInt8]])
+        /// Headers a server may not send on Courier's connections: a payload over 16 KiB (by the low and by the
+        /// high byte of the length), the reserved bit, DATA on stream 0 (zeros), SETTINGS on a stream, an even
+        /// stream.
+        static let disallowedHeaders: [[UInt8]] = [
+            [0x00, 0x40, 0x01, 0, 0, 0, 0, 0, 1], [0x01, 0, 0, 0, 0, 0, 0, 0, 1], [0, 0, 4, 0, 0, 0x80, 0, 0, 1],
+            [0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 6, 4, 0, 0, 0, 0, 1], [0, 0, 4, 0, 0, 0, 0, 0, 2],
+        ]
+
+        /// Added to a connection mid-frame, it reads a payload as a header; one HTTP/2 does not allow makes it
+        /// pass every later read on whole.
+        @Test(arguments: disallowedHeaders)
         func aHeaderHTTP2DoesNotAllowMakesItPassReadsWhole(header: [UInt8]) throws {
             let splitter = Splitter()
             let channel = EmbeddedChannel(handler: splitter)
@@ -81,6 +89,23 @@
             #expect(try channel.finish().isClean)
         }
 
+        /// A disallowed header after a frame that ends inside the read: cut at that frame's end, then the rest
+        /// of the read goes on whole; a read that starts past its buffer's first byte is read from there.
+        @Test func aDisallowedHeaderAfterACutPassesTheRestOfTheReadWhole() throws {
+            let splitter = Splitter()
+            let channel = EmbeddedChannel(handler: splitter)
+            let ping: [UInt8] = [0, 0, 8, 6, 0, 0, 0, 0, 0] + Array(repeating: 7, count: 8)
+            let rest: [UInt8] = [0x01, 0, 0, 0, 0, 0, 0, 0, 1, 9, 9]
+            var read = ByteBuffer(bytes: [0xEE, 0xEE] + ping + rest)
+            read.moveReaderIndex(forwardBy: 2)
+            try channel.writeInbound(read)
+            #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(bytes: ping))
+            #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(bytes: rest))
+            #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+            #expect(splitter.passesReadsWhole)
+            #expect(try channel.finish().isClean)
+        }
+
         /// Installed as AsyncHTTPClient installs it, it goes just in front of the connection's HTTP/2 handler.
         @Test func itGoesInFrontOfTheHTTP2Handler() throws {
             let channel = EmbeddedChannel()
@@ -92,7 +117,10 @@
             let splitter = try #require(pipeline.range(of: "HTTP2FrameSplitter"))
             let handler = try #require(pipeline.range(of: "NIOHTTP2Handler"))
             #expect(splitter.lowerBound < handler.lowerBound, "\(pipeline)")
-            #expect(throws: (any Error).self) { try Splitter.install(on: EmbeddedChannel()).wait() }
+            // A connection without the HTTP/2 handler goes on without a splitter rather than failing.
+            let plain = EmbeddedChannel()
+            try Splitter.install(on: plain).wait()
+            #expect(!String(describing: plain.pipeline).contains("HTTP2FrameSplitter"))
             _ = try? channel.finish()
         }
     }
