@@ -40,15 +40,10 @@ struct TLSCatalogue: Decodable, Sendable {
     let servers: [String: Server]
 
     /// The catalogue `scripts/test` started, or `nil` when it did not (tests are then skipped, except on CI).
-    static let current: TLSCatalogue? = {
-        guard let path = ProcessInfo.processInfo.environment["COURIER_TLS_CATALOGUE"],
-            let data = FileManager.default.contents(atPath: path)
-        else { return nil }
-        return try? JSONDecoder().decode(TLSCatalogue.self, from: data)
-    }()
+    static let current = TestCatalogue.load(TLSCatalogue.self, named: "COURIER_TLS_CATALOGUE")
 
     /// Whether the TLS tests run: when the catalogue is there, and always on CI, where a missing one must fail.
-    static let available = current != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    static let available = TestCatalogue.runs(current)
 
     /// The catalogue, or a test failure saying how to get one.
     static func required() throws -> TLSCatalogue {
@@ -96,5 +91,21 @@ struct TLSCatalogue: Decodable, Sendable {
     func pkcs12Identity() throws -> ClientIdentity {
         try ClientIdentity(
             pkcs12: Data(contentsOf: URL(fileURLWithPath: client.p12)), passphrase: client.p12_passphrase)
+    }
+}
+
+/// How the tests find what `scripts/test` started for them: a `catalogue.json` named by an environment variable.
+enum TestCatalogue {
+    /// The catalogue the variable `name` points to, or `nil` when it names none that reads as `T`.
+    static func load<T: Decodable>(_ type: T.Type, named name: String) -> T? {
+        guard let path = ProcessInfo.processInfo.environment[name],
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
+        return try? JSONDecoder().decode(T.self, from: data)
+    }
+
+    /// Whether tests that need `catalogue` run: when it is there, and always on CI, where a missing one must fail.
+    static func runs(_ catalogue: (some Any)?) -> Bool {
+        catalogue != nil || ProcessInfo.processInfo.environment["CI"] != nil
     }
 }

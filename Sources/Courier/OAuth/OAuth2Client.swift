@@ -1,0 +1,164 @@
+import Foundation
+import HTTPTypes
+
+/// Obtains, refreshes and revokes tokens at an ``OAuth2Provider``: each grant is one call that returns an
+/// ``OAuth2Token`` or throws an ``APIError`` naming the grant and the endpoint, with the server's
+/// ``OAuth2ErrorResponse`` as its ``APIError/errorBody``.
+///
+/// ```swift
+/// let oauth = OAuth2Client(provider: provider)
+/// let token = try await oauth.clientCredentials(scope: ["read"])
+/// let renewed = try await oauth.refresh(token)  // a rotated refresh token comes back in `renewed`
+/// try await oauth.revoke(renewed)
+/// ```
+/// Its requests go only to the provider's endpoints, with no middleware of yours: a grant never waits on a
+/// token it is obtaining. Tokens, codes and the client secret are secrets in every message and log.
+public struct OAuth2Client: Sendable {
+    /// The authorization server and this app's registration.
+    public let provider: OAuth2Provider
+    /// Sends the grants' requests.
+    let client: APIClient
+    /// What an `expires_in` is counted from.
+    let time: TimeSource
+
+    /// A client for `provider`.
+    /// - Parameters:
+    ///   - transport: what sends the requests; Courier's default transport unless given.
+    ///   - clock: what tells the time a token arrived (its expiry is counted from it); a test clock in tests.
+    public init(
+        provider: OAuth2Provider, transport: any ClientTransport = DefaultTransport.make(),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.provider = provider
+        let base = provider.issuer ?? provider.tokenEndpoint
+        client = APIClient(baseURL: base, transport: transport) {
+            $0.allowedOrigins = provider.origins
+            $0.redaction = Self.redaction
+        }
+        time = TimeSource(clock)
+    }
+
+    /// Courier's secrets, and the form fields of OAuth's own: codes, verifiers, ID tokens, client assertions.
+    static let redaction: Redaction = {
+        var redaction = Redaction.default
+        redaction.queryNames.formUnion([
+            "code", "code_verifier", "id_token", "device_code", "client_assertion", "assertion", "subject_token",
+        ])
+        return redaction
+    }()
+
+    // MARK: Grants
+
+    /// The client credentials grant (RFC 6749 §4.4): a service's own token, no user involved.
+    public func clientCredentials(scope: [String] = []) async throws(APIError) -> OAuth2Token {
+        var fields: Query = ["grant_type": "client_credentials"]
+        if !scope.isEmpty { fields.append("scope", scope.joined(separator: " ")) }
+        return try await requestToken(grant: "client credentials grant", fields: fields)
+    }
+
+    /// Exchanges `token`'s refresh token for a new token (RFC 6749 §6). With refresh-token rotation the
+    /// result carries a new refresh token; without, it keeps `token`'s.
+    public func refresh(_ token: OAuth2Token, scope: [String] = []) async throws(APIError) -> OAuth2Token {
+        guard let refreshToken = token.refreshToken else {
+            throw APIError(
+                .authenticationFailed, phase: .building, message: "the token has no refresh token to refresh with")
+        }
+        var fields: Query = ["grant_type": "refresh_token", "refresh_token": refreshToken]
+        if !scope.isEmpty { fields.append("scope", scope.joined(separator: " ")) }
+        var renewed = try await requestToken(grant: "refresh", fields: fields)
+        if renewed.refreshToken == nil { renewed.refreshToken = refreshToken }
+        return renewed
+    }
+
+    /// Revokes `token` (RFC 7009): its refresh token when it has one (which, at most servers, ends the
+    /// access tokens issued with it too), else its access token.
+    public func revoke(_ token: OAuth2Token) async throws(APIError) {
+        if let refreshToken = token.refreshToken {
+            try await revoke(refreshToken, hint: "refresh_token")
+        } else {
+            try await revoke(token.accessToken, hint: "access_token")
+        }
+    }
+
+    /// Revokes one token string, telling the server which kind it is (`access_token`, `refresh_token`).
+    public func revoke(_ token: String, hint: String) async throws(APIError) {
+        guard let endpoint = provider.revocationEndpoint else {
+            throw APIError(
+                .invalidRequest, phase: .building, message: "the provider has no revocation endpoint (RFC 7009)")
+        }
+        let request = FormPost<Void>(
+            url: endpoint, fields: ["token": token, "token_type_hint": hint], registration: provider.client,
+            operation: "revocation")
+        try await send(request)
+    }
+
+    /// Posts a token request and reads the token it answers.
+    func requestToken(grant: String, fields: Query) async throws(APIError) -> OAuth2Token {
+        let request = FormPost<TokenResponse>(
+            url: provider.tokenEndpoint, fields: fields, registration: provider.client, operation: grant)
+        let response = try await send(request)
+        return response.token(receivedAt: time.date)
+    }
+
+    /// Sends `request`, naming its operation and the server's OAuth error in the message of a failure.
+    @discardableResult
+    func send<Response>(_ request: FormPost<Response>) async throws(APIError) -> Response {
+        do {
+            return try await client.send(request)
+        } catch {
+            var error = error
+            let oauth = error.errorBody(as: OAuth2ErrorResponse.self).map { ": \($0)" } ?? ""
+            error.message = "OAuth 2.0 \(request.operation) failed\(oauth)" + (error.message.map { "; \($0)" } ?? "")
+            throw error
+        }
+    }
+}
+
+/// A form `POST` to an OAuth endpoint, authenticated as the registration says (RFC 6749 §2.3.1).
+struct FormPost<Response: Sendable>: Endpoint {
+    let url: URL
+    let fields: Query
+    let registration: OAuth2ClientRegistration
+    /// What the request is, in words: "client credentials grant", "refresh", "revocation".
+    let operation: String
+
+    var method: HTTPRequest.Method { .post }
+    var path: RoutePath { .url(url) }
+    var body: RequestBody {
+        var fields = fields
+        switch registration.authentication {
+        case .secretBasic: break
+        case .secretPost:
+            fields.append("client_id", registration.id)
+            fields.append("client_secret", registration.secret ?? "")
+        case .none: fields.append("client_id", registration.id)
+        }
+        return .form(fields)
+    }
+    var headers: HTTPFields {
+        var headers: HTTPFields = [.accept: "application/json"]
+        if registration.authentication == .secretBasic {
+            // Each part form-encoded first, then joined and base64-encoded (RFC 6749 §2.3.1).
+            let pair = "\(Self.formEncoded(registration.id)):\(Self.formEncoded(registration.secret ?? ""))"
+            headers[.authorization] = "Basic \(Data(pair.utf8).base64EncodedString())"
+        }
+        return headers
+    }
+    var errorBody: (any (Decodable & Sendable).Type)? { OAuth2ErrorResponse.self }
+    var cacheMode: CacheMode? { .bypass }
+    var coalesces: Bool? { false }
+    var operationID: String { "oauth2 \(operation)" }
+
+    func decode(_ body: Data, context: ResponseContext) throws -> Response {
+        if Response.self == Void.self, let none = () as? Response { return none }
+        guard let type = Response.self as? any Decodable.Type,
+            let value = try JSONDecoder().decode(type, from: body) as? Response
+        else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not \(Response.self)")) }
+        return value
+    }
+
+    /// `application/x-www-form-urlencoded` encoding of one value.
+    static func formEncoded(_ value: String) -> String {
+        PercentEncoding.form.encode(value)
+    }
+}

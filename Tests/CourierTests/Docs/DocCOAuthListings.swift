@@ -1,0 +1,38 @@
+import Courier
+import Foundation
+
+/// The listings of the OAuth 2.0 symbols' comments, compiled (see `DocCSymbolListings`).
+enum OAuthSymbolListings {
+    static func providers(issuer: URL, tokenEndpoint: URL, secret: String) async throws -> [OAuth2Provider] {
+        // BEGIN DOCC: OAuth2Provider
+        let provider = try await OAuth2Provider.discover(
+            issuer: issuer, client: .confidential(id: "svc", secret: secret))
+        let byHand = OAuth2Provider(tokenEndpoint: tokenEndpoint, client: .public(id: "cli"))
+        // END DOCC: OAuth2Provider
+        return [provider, byHand]
+    }
+
+    static func grants(provider: OAuth2Provider) async throws {
+        // BEGIN DOCC: OAuth2Client
+        let oauth = OAuth2Client(provider: provider)
+        let token = try await oauth.clientCredentials(scope: ["read"])
+        let renewed = try await oauth.refresh(token)  // a rotated refresh token comes back in `renewed`
+        try await oauth.revoke(renewed)
+        // END DOCC: OAuth2Client
+    }
+
+    static func signInAgain(
+        oauth: OAuth2Client, token: OAuth2Token, signIn: () async throws -> OAuth2Token
+    ) async throws -> OAuth2Token {
+        var token = token
+        // BEGIN DOCC: OAuth2ErrorResponse
+        do {
+            token = try await oauth.refresh(token)
+        } catch {
+            guard error.errorBody(as: OAuth2ErrorResponse.self)?.error == "invalid_grant" else { throw error }
+            token = try await signIn()  // the refresh token is no longer valid
+        }
+        // END DOCC: OAuth2ErrorResponse
+        return token
+    }
+}

@@ -1,0 +1,193 @@
+"""An OAuth 2.0 / OpenID Connect authorization server for Courier's tests: django-oauth-toolkit (PyPI), which
+nobody on the project wrote, configured in this one file and served by gunicorn on loopback.
+
+    python3 oauth_app.py setup DIR PORT     # database, signing key, user and clients; writes DIR/catalogue.json
+    COURIER_OAUTH_DIR=DIR gunicorn --chdir scripts/servers oauth_app:application --bind 127.0.0.1:PORT
+
+The issuer is http://127.0.0.1:PORT/o: OpenID Connect discovery at /o/.well-known/openid-configuration, RFC 8414
+metadata at /.well-known/oauth-authorization-server/o. Refresh tokens rotate, and reusing a replaced one revokes
+its whole family. One client per grant (django-oauth-toolkit allows one grant type per application):
+client credentials (confidential), authorization code with PKCE (public, and confidential with a secret), and
+device authorization (public). A resource endpoint, /api/me, answers the token's user and scope, or 401 with
+`WWW-Authenticate`.
+"""
+
+import json
+import os
+import secrets
+import sys
+
+STATE_DIR = os.environ.get("COURIER_OAUTH_DIR")
+
+
+def configure(state_dir, port):
+    import django
+    from django.conf import settings
+
+    with open(os.path.join(state_dir, "signing-key.pem")) as f:
+        private_key = f.read()
+    settings.configure(
+        DEBUG=False,
+        SECRET_KEY=open(os.path.join(state_dir, "django-secret")).read(),
+        ALLOWED_HOSTS=["127.0.0.1", "localhost"],
+        ROOT_URLCONF=__name__,
+        INSTALLED_APPS=[
+            "django.contrib.auth",
+            "django.contrib.contenttypes",
+            "django.contrib.sessions",
+            "oauth2_provider",
+        ],
+        MIDDLEWARE=[
+            "django.contrib.sessions.middleware.SessionMiddleware",
+            "django.contrib.auth.middleware.AuthenticationMiddleware",
+        ],
+        DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(state_dir, "db.sqlite3")}},
+        USE_TZ=True,
+        LOGIN_URL="/login/",
+        OAUTH2_PROVIDER={
+            "OIDC_ENABLED": True,
+            "OIDC_RSA_PRIVATE_KEY": private_key,
+            "OIDC_ISS_ENDPOINT": f"http://127.0.0.1:{port}/o",
+            "PKCE_REQUIRED": True,
+            "ROTATE_REFRESH_TOKEN": True,
+            "REFRESH_TOKEN_REUSE_PROTECTION": True,
+            "ACCESS_TOKEN_EXPIRE_SECONDS": 300,
+            "SCOPES": {"openid": "OpenID Connect", "read": "Read", "write": "Write"},
+            "DEFAULT_SCOPES": ["read"],
+        },
+        TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}],
+    )
+    django.setup()
+
+
+def urls():
+    from django.contrib.auth import authenticate, login
+    from django.http import HttpResponse, JsonResponse
+    from django.urls import include, path
+    from django.views.decorators.csrf import csrf_exempt
+    from oauth2_provider.oauth2_backends import OAuthLibCore
+    from oauth2_provider.urls import metadata_urlpatterns
+
+    def me(request):
+        # An RFC 6750 resource server: 401 with `WWW-Authenticate` for a missing, unknown, expired or revoked
+        # token; 403 `insufficient_scope` when ?scope= names one the token lacks.
+        required = [s for s in request.GET.get("scope", "").split() if s]
+        valid, oauth = OAuthLibCore().verify_request(request, scopes=[])
+        if not valid:
+            response = JsonResponse({"error": "invalid_token"}, status=401)
+            error = 'error="invalid_token"' if request.headers.get("Authorization") else ""
+            response["WWW-Authenticate"] = 'Bearer realm="courier"' + (", " + error if error else "")
+            return response
+        token = oauth.access_token
+        if not set(required) <= set(token.scope.split()):
+            response = JsonResponse({"error": "insufficient_scope"}, status=403)
+            response["WWW-Authenticate"] = f'Bearer error="insufficient_scope", scope="{" ".join(required)}"'
+            return response
+        return JsonResponse(
+            {
+                "user": token.user.username if token.user else None,
+                "client": token.application.client_id,
+                "scope": token.scope,
+            }
+        )
+
+    @csrf_exempt
+    def login_view(request):
+        # The test plays the browser: it posts the user's credentials here, then follows the authorize
+        # redirect with the session cookie this sets.
+        if request.method != "POST":
+            return HttpResponse("POST username and password", status=405)
+        user = authenticate(request, username=request.POST.get("username"), password=request.POST.get("password"))
+        if user is None:
+            return HttpResponse("wrong credentials", status=401)
+        login(request, user)
+        return HttpResponse("signed in")
+
+    return [
+        path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")),
+        path("", include((metadata_urlpatterns, "metadata"))),
+        path("api/me", me),
+        path("login/", login_view),
+    ]
+
+
+def setup(state_dir, port):
+    os.makedirs(state_dir, exist_ok=True)
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    with open(os.path.join(state_dir, "signing-key.pem"), "wb") as f:
+        f.write(
+            key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            )
+        )
+    with open(os.path.join(state_dir, "django-secret"), "w") as f:
+        f.write(secrets.token_urlsafe(32))
+    with open(os.path.join(state_dir, "port"), "w") as f:
+        f.write(str(port))
+    configure(state_dir, port)
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from oauth2_provider.models import Application
+
+    call_command("migrate", verbosity=0)
+    password = secrets.token_urlsafe(12)
+    user = User.objects.create_user("octocat", password=password)
+    redirect = "http://127.0.0.1/callback"
+
+    def application(name, grant, client_type, algorithm=""):
+        secret = secrets.token_urlsafe(24)
+        app = Application.objects.create(
+            name=name,
+            user=user,
+            client_type=client_type,
+            authorization_grant_type=grant,
+            client_secret=secret,
+            hash_client_secret=True,
+            redirect_uris=redirect if grant == Application.GRANT_AUTHORIZATION_CODE else "",
+            algorithm=algorithm,
+            skip_authorization=True,
+        )
+        entry = {"client_id": app.client_id}
+        if client_type == Application.CLIENT_CONFIDENTIAL:
+            entry["client_secret"] = secret
+        return entry
+
+    base = f"http://127.0.0.1:{port}"
+    catalogue = {
+        "base_url": base,
+        "issuer": f"{base}/o",
+        "user": {"username": "octocat", "password": password},
+        "redirect_uri": redirect,
+        "clients": {
+            "client_credentials": application(
+                "service", Application.GRANT_CLIENT_CREDENTIALS, Application.CLIENT_CONFIDENTIAL
+            ),
+            "code_public": application(
+                "cli", Application.GRANT_AUTHORIZATION_CODE, Application.CLIENT_PUBLIC, Application.RS256_ALGORITHM
+            ),
+            "code_confidential": application(
+                "web", Application.GRANT_AUTHORIZATION_CODE, Application.CLIENT_CONFIDENTIAL, Application.RS256_ALGORITHM
+            ),
+            "device": application("tv", Application.GRANT_DEVICE_CODE, Application.CLIENT_PUBLIC),
+        },
+    }
+    with open(os.path.join(state_dir, "catalogue.json"), "w") as f:
+        json.dump(catalogue, f, indent=2)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4 or sys.argv[1] != "setup":
+        sys.exit("usage: oauth_app.py setup DIR PORT")
+    setup(sys.argv[2], int(sys.argv[3]))
+    urlpatterns = []
+else:
+    if not STATE_DIR:
+        raise RuntimeError("COURIER_OAUTH_DIR names the folder `oauth_app.py setup` made")
+    configure(STATE_DIR, int(open(os.path.join(STATE_DIR, "port")).read()))
+    urlpatterns = urls()
+    from django.core.wsgi import get_wsgi_application
+
+    application = get_wsgi_application()
