@@ -23,6 +23,7 @@ public struct OAuth2Client: Sendable {
 
     /// A client for `provider`.
     /// - Parameters:
+    ///   - provider: the authorization server and this app's registration.
     ///   - transport: what sends the requests; Courier's default transport unless given.
     ///   - clock: what tells the time a token arrived (its expiry is counted from it); a test clock in tests.
     public init(
