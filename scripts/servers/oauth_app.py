@@ -41,7 +41,15 @@ def configure(state_dir, port):
             "django.contrib.sessions.middleware.SessionMiddleware",
             "django.contrib.auth.middleware.AuthenticationMiddleware",
         ],
-        DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(state_dir, "db.sqlite3")}},
+        # Tests run in parallel against it: writers queue for the database (IMMEDIATE, a 20 s wait, WAL)
+        # instead of failing with "database is locked".
+        DATABASES={
+            "default": {
+                "ENGINE": "django.db.backends.sqlite3",
+                "NAME": os.path.join(state_dir, "db.sqlite3"),
+                "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"},
+            }
+        },
         USE_TZ=True,
         LOGIN_URL="/login/",
         OAUTH2_PROVIDER={
@@ -174,6 +182,28 @@ def setup(state_dir, port):
             "device": application("tv", Application.GRANT_DEVICE_CODE, Application.CLIENT_PUBLIC),
         },
     }
+    # Token pairs of the user for the confidential code client, as an authorization code grant would leave
+    # them, for the refresh and revocation tests (each pair used by one test: rotation retires it).
+    import datetime
+
+    from django.utils import timezone
+    from oauth2_provider.models import AccessToken, RefreshToken
+
+    web = Application.objects.get(name="web")
+    seeded = []
+    for _ in range(2):
+        access = AccessToken.objects.create(
+            user=user,
+            application=web,
+            token=secrets.token_urlsafe(30),
+            expires=timezone.now() + datetime.timedelta(seconds=300),
+            scope="read",
+        )
+        refresh = RefreshToken.objects.create(
+            user=user, application=web, token=secrets.token_urlsafe(30), access_token=access
+        )
+        seeded.append({"access_token": access.token, "refresh_token": refresh.token})
+    catalogue["seeded_tokens"] = seeded
     with open(os.path.join(state_dir, "catalogue.json"), "w") as f:
         json.dump(catalogue, f, indent=2)
 

@@ -34,19 +34,11 @@ public struct OAuth2Client: Sendable {
         let base = provider.issuer ?? provider.tokenEndpoint
         client = APIClient(baseURL: base, transport: transport) {
             $0.allowedOrigins = provider.origins
-            $0.redaction = Self.redaction
+            $0.redaction = .oauth2
+            $0.clock = clock
         }
         time = TimeSource(clock)
     }
-
-    /// Courier's secrets, and the form fields of OAuth's own: codes, verifiers, ID tokens, client assertions.
-    static let redaction: Redaction = {
-        var redaction = Redaction.default
-        redaction.queryNames.formUnion([
-            "code", "code_verifier", "id_token", "device_code", "client_assertion", "assertion", "subject_token",
-        ])
-        return redaction
-    }()
 
     // MARK: Grants
 
@@ -54,7 +46,7 @@ public struct OAuth2Client: Sendable {
     public func clientCredentials(scope: [String] = []) async throws(APIError) -> OAuth2Token {
         var fields: Query = ["grant_type": "client_credentials"]
         if !scope.isEmpty { fields.append("scope", scope.joined(separator: " ")) }
-        return try await requestToken(grant: "client credentials grant", fields: fields)
+        return try await requestToken(grant: "client credentials grant", fields: fields, scope: scope)
     }
 
     /// Exchanges `token`'s refresh token for a new token (RFC 6749 §6). With refresh-token rotation the
@@ -66,7 +58,9 @@ public struct OAuth2Client: Sendable {
         }
         var fields: Query = ["grant_type": "refresh_token", "refresh_token": refreshToken]
         if !scope.isEmpty { fields.append("scope", scope.joined(separator: " ")) }
-        var renewed = try await requestToken(grant: "refresh", fields: fields)
+        var renewed = try await requestToken(
+            grant: "refresh", fields: fields, scope: scope.isEmpty ? token.scope ?? [] : scope,
+            secrets: [refreshToken])
         if renewed.refreshToken == nil { renewed.refreshToken = refreshToken }
         return renewed
     }
@@ -90,29 +84,64 @@ public struct OAuth2Client: Sendable {
         let request = FormPost<Void>(
             url: endpoint, fields: ["token": token, "token_type_hint": hint], registration: provider.client,
             operation: "revocation")
-        try await send(request)
+        try await send(request, secrets: [token])
     }
 
-    /// Posts a token request and reads the token it answers.
-    func requestToken(grant: String, fields: Query) async throws(APIError) -> OAuth2Token {
+    /// Posts a token request and reads the token it answers; `scope` is what was asked for, which the token
+    /// has when the server does not say (RFC 6749 §5.1). Only bearer tokens are taken: a client must not use
+    /// a token type it does not understand (§7.1).
+    func requestToken(grant: String, fields: Query, scope: [String], secrets: [String] = []) async throws(APIError)
+        -> OAuth2Token
+    {
         let request = FormPost<TokenResponse>(
             url: provider.tokenEndpoint, fields: fields, registration: provider.client, operation: grant)
-        let response = try await send(request)
-        return response.token(receivedAt: time.date)
+        // Counted from before the request: the server's clock started `expires_in` no later than that.
+        let sentAt = time.date
+        let response = try await send(request, secrets: secrets)
+        guard response.tokenType.lowercased() == "bearer" else {
+            throw APIError(
+                .rejected, phase: .inspecting,
+                message: "OAuth 2.0 \(grant): the token endpoint issued a \(response.tokenType) token; Courier sends "
+                    + "only bearer tokens (RFC 6750)")
+        }
+        var token = response.token(receivedAt: sentAt)
+        if token.scope == nil, !scope.isEmpty { token.scope = scope }
+        return token
     }
 
-    /// Sends `request`, naming its operation and the server's OAuth error in the message of a failure.
+    /// Sends `request`. A failure's message says which operation failed, with the server's OAuth error, and
+    /// no failure shows the client secret or `secrets` (what the request's body carried), even where the
+    /// server's answer quotes them.
     @discardableResult
-    func send<Response>(_ request: FormPost<Response>) async throws(APIError) -> Response {
+    func send<Response>(_ request: FormPost<Response>, secrets: [String] = []) async throws(APIError) -> Response {
         do {
             return try await client.send(request)
         } catch {
             var error = error
-            let oauth = error.errorBody(as: OAuth2ErrorResponse.self).map { ": \($0)" } ?? ""
-            error.message = "OAuth 2.0 \(request.operation) failed\(oauth)" + (error.message.map { "; \($0)" } ?? "")
+            error.message = "OAuth 2.0 \(request.operation) failed" + (error.message.map { ": \($0)" } ?? "")
+            let hidden = ([provider.client.secret].compactMap { $0 } + secrets).filter { !$0.isEmpty }
+            guard !hidden.isEmpty else { throw error }
+            error.message = error.message.map { Redaction.replacing(hidden, in: $0) }
+            error.bodySnippet = error.bodySnippet.map { Redaction.replacing(hidden, in: $0) }
+            error.body = error.body.flatMap { String(data: $0, encoding: .utf8) }.map {
+                Data(Redaction.replacing(hidden, in: $0).utf8)
+            }
             throw error
         }
     }
+}
+
+extension Redaction {
+    /// Courier's defaults and OAuth's own form fields and JSON keys: authorization codes, PKCE verifiers, ID
+    /// tokens, device codes, client assertions. What ``OAuth2Client`` uses; give it to a cassette or a
+    /// logger that sees OAuth traffic.
+    public static let oauth2: Redaction = {
+        var redaction = Redaction.default
+        redaction.queryNames.formUnion([
+            "code", "code_verifier", "id_token", "device_code", "client_assertion", "assertion", "subject_token",
+        ])
+        return redaction
+    }()
 }
 
 /// A form `POST` to an OAuth endpoint, authenticated as the registration says (RFC 6749 §2.3.1).
@@ -132,7 +161,7 @@ struct FormPost<Response: Sendable>: Endpoint {
         case .secretPost:
             fields.append("client_id", registration.id)
             fields.append("client_secret", registration.secret ?? "")
-        case .none: fields.append("client_id", registration.id)
+        case .noSecret: fields.append("client_id", registration.id)
         }
         return .form(fields)
     }
@@ -146,9 +175,19 @@ struct FormPost<Response: Sendable>: Endpoint {
         return headers
     }
     var errorBody: (any (Decodable & Sendable).Type)? { OAuth2ErrorResponse.self }
+    /// Never followed: a redirect would carry the body (a secret, a refresh token) to wherever it points.
+    var redirectPolicy: RedirectPolicy? { .never }
     var cacheMode: CacheMode? { .bypass }
     var coalesces: Bool? { false }
     var operationID: String { "oauth2 \(operation)" }
+
+    /// Some servers answer an OAuth error with `200`: that is the error, not a token that failed to decode.
+    func inspect(_ response: HTTPResponse, body: Data) throws {
+        guard body.first == UInt8(ascii: "{"),
+            let error = try? JSONDecoder().decode(OAuth2ErrorResponse.self, from: body)
+        else { return }
+        throw error
+    }
 
     func decode(_ body: Data, context: ResponseContext) throws -> Response {
         if Response.self == Void.self, let none = () as? Response { return none }

@@ -14,14 +14,17 @@ extension OAuth2Provider {
     ) async throws(APIError) -> OAuth2Provider {
         let issuerText =
             issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
-        guard let origin = Origin(issuer),
-            let oauthURL = URL(
-                string: "\(origin)/.well-known/oauth-authorization-server\(issuer.path == "/" ? "" : issuer.path)"),
+        // RFC 8414 §3.1: the well-known path goes between the origin and the issuer's own path (kept as encoded).
+        let issuerPath = Self.trimmed(issuer.path(percentEncoded: true))
+        guard let origin = Origin(issuer), issuer.query == nil, issuer.fragment == nil,
+            let oauthURL = URL(string: "\(origin)/.well-known/oauth-authorization-server\(issuerPath)"),
             let oidcURL = URL(string: "\(issuerText)/.well-known/openid-configuration")
         else {
-            throw APIError(.invalidRequest, phase: .building, message: "\(issuer) is not an issuer URL (http or https)")
+            throw APIError(
+                .invalidRequest, phase: .building,
+                message: "\(issuer) is not an issuer URL (http or https, without a query or fragment)")
         }
-        let api = APIClient(baseURL: issuer, transport: transport) { $0.redaction = OAuth2Client.redaction }
+        let api = APIClient(baseURL: issuer, transport: transport) { $0.redaction = Redaction.oauth2 }
         var documents: [ServerMetadata] = []
         var failures: [APIError] = []
         for url in [oauthURL, oidcURL] {
@@ -33,8 +36,9 @@ extension OAuth2Provider {
         }
         guard !documents.isEmpty else {
             var error = failures.last ?? APIError(.invalidRequest, phase: .sending)
+            let reasons = failures.map { "\($0.url ?? "?"): \($0.status.map { "\($0.code)" } ?? "\($0.kind)")" }
             error.message =
-                "no OAuth 2.0 or OpenID Connect metadata for \(issuerText)" + (error.message.map { "; \($0)" } ?? "")
+                "no OAuth 2.0 or OpenID Connect metadata for \(issuerText) (\(reasons.joined(separator: "; ")))"
             throw error
         }
         for document in documents where document.issuer.map(Self.trimmed) != Self.trimmed(issuerText) {

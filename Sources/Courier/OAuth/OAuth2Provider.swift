@@ -69,15 +69,17 @@ public struct OAuth2ClientRegistration: Sendable, Hashable, CustomStringConverti
         case secretBasic = "client_secret_basic"
         /// The id and secret as form fields of the request body (`client_secret_post`).
         case secretPost = "client_secret_post"
-        /// No secret: a public client sends its id as a form field (`none`).
-        case none
+        /// No secret: a public client sends its id as a form field (`none`). Not `.none`, which in an optional
+        /// parameter would read as "not given".
+        case noSecret = "none"
     }
 
-    /// A registration; `authentication` defaults to HTTP Basic with a secret and to `none` without one.
+    /// A registration; `authentication` defaults to HTTP Basic with a secret and to ``Authentication/noSecret``
+    /// without one.
     public init(id: String, secret: String? = nil, authentication: Authentication? = nil) {
         self.id = id
         self.secret = secret
-        self.authentication = authentication ?? (secret == nil ? .none : .secretBasic)
+        self.authentication = authentication ?? (secret == nil ? .noSecret : .secretBasic)
     }
 
     /// A confidential client (a server, a service): it keeps a secret.

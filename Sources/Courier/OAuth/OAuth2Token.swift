@@ -66,6 +66,21 @@ struct TokenResponse: Decodable, Sendable {
         case idToken = "id_token"
     }
 
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        tokenType = try container.decode(String.self, forKey: .tokenType)
+        // A number, as RFC 6749 says, or the same number as a string, as some servers send it.
+        if let seconds = try? container.decodeIfPresent(Double.self, forKey: .expiresIn) {
+            expiresIn = seconds
+        } else {
+            expiresIn = try container.decodeIfPresent(String.self, forKey: .expiresIn).flatMap(Double.init)
+        }
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
+    }
+
     /// The token, expiring `expires_in` seconds after `receivedAt`.
     func token(receivedAt: Date) -> OAuth2Token {
         OAuth2Token(
@@ -86,7 +101,7 @@ struct TokenResponse: Decodable, Sendable {
 ///     token = try await signIn()  // the refresh token is no longer valid
 /// }
 /// ```
-public struct OAuth2ErrorResponse: Decodable, Sendable, Hashable, CustomStringConvertible {
+public struct OAuth2ErrorResponse: Decodable, Sendable, Hashable, Error, CustomStringConvertible {
     /// The error code: `invalid_request`, `invalid_client`, `invalid_grant`, `unauthorized_client`,
     /// `unsupported_grant_type`, `invalid_scope`, `authorization_pending`, `slow_down`, `access_denied`,
     /// `expired_token`, or another the server defines.

@@ -99,6 +99,37 @@ struct OAuth2ServerTests {
         #expect(error?.status == .unauthorized, "\(error?.description ?? "")")
     }
 
+    @Test func refreshRotatesTheRefreshTokenAndTheServerRefusesTheOldOne() async throws {
+        let catalogue = try OAuthCatalogue.required()
+        let provider = try await OAuth2Provider.discover(
+            issuer: catalogue.issuerURL, client: catalogue.registration("code_confidential"))
+        let oauth = OAuth2Client(provider: provider)
+        let old = catalogue.seeded_tokens[0].token
+        let renewed = try await oauth.refresh(old)
+        #expect(renewed.refreshToken != nil && renewed.refreshToken != old.refreshToken, "rotated")
+        #expect(renewed.accessToken != old.accessToken)
+        #expect(renewed.scope == ["read"])
+        let me = try await APIClient(baseURL: catalogue.baseURL).send(GetMe(token: renewed))
+        #expect(me.user == catalogue.user.username)
+        // The old refresh token is spent. (Presenting it again also revokes its family at this server, but only
+        // for tokens a grant issued with a family: the seeded pair has none, so that waits for the code grant.)
+        let error = await #expect(throws: APIError.self) { try await oauth.refresh(old) }
+        #expect(error?.errorBody(as: OAuth2ErrorResponse.self)?.error == "invalid_grant", "\(error?.description ?? "")")
+        #expect(error?.description.contains(old.refreshToken ?? "-") == false)
+    }
+
+    @Test func revokingARefreshTokenEndsItsAccessTokenToo() async throws {
+        let catalogue = try OAuthCatalogue.required()
+        let provider = try await OAuth2Provider.discover(
+            issuer: catalogue.issuerURL, client: catalogue.registration("code_confidential"))
+        let token = catalogue.seeded_tokens[1].token
+        let resource = APIClient(baseURL: catalogue.baseURL)
+        _ = try await resource.send(GetMe(token: token))
+        try await OAuth2Client(provider: provider).revoke(token)
+        let error = await #expect(throws: APIError.self) { try await resource.send(GetMe(token: token)) }
+        #expect(error?.status == .unauthorized, "\(error?.description ?? "")")
+    }
+
     @Test func refreshingATokenWithoutARefreshTokenSaysSoBeforeSending() async throws {
         let catalogue = try OAuthCatalogue.required()
         let provider = OAuth2Provider(

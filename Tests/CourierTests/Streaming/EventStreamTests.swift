@@ -91,11 +91,11 @@ struct EventStreamTests {
         let stats = try await Self.stats(key, client)
         #expect(stats.lastEventIDs == ["", "2"])
         // The server's retry (400 ms) was waited, not the policy's 30 s: event 3 came at least 0.4 s after event 2,
-        // and well before 30 s (the bound leaves room for the whole suite's load, which has stalled a reconnection
-        // for over 2 s on this 2-core machine).
+        // and before 30 s (the bound leaves room for the whole suite's load, which has stalled a reconnection
+        // for over 2 s on this 2-core machine, and once for over 10 s).
         if arrivals.count == 6 {
             let gap = arrivals[3] - arrivals[2]
-            #expect(gap >= .milliseconds(400) && gap < .seconds(10), "gap \(gap)")
+            #expect(gap >= .milliseconds(400) && gap < .seconds(25), "gap \(gap)")
         }
     }
 

@@ -19,6 +19,15 @@ struct OAuthCatalogue: Decodable, Sendable {
     let user: User
     let redirect_uri: String
     let clients: [String: Client]
+    /// Token pairs of the user for `code_confidential`, one per test that refreshes or revokes.
+    let seeded_tokens: [Seeded]
+
+    struct Seeded: Decodable, Sendable {
+        let access_token: String
+        let refresh_token: String
+
+        var token: OAuth2Token { OAuth2Token(accessToken: access_token, refreshToken: refresh_token, scope: ["read"]) }
+    }
 
     /// The catalogue `scripts/test` wrote, or `nil` when it did not (tests are then skipped, except on CI).
     static let current = TestCatalogue.load(OAuthCatalogue.self, named: "COURIER_OAUTH_CATALOGUE")
