@@ -51,6 +51,10 @@ def configure(state_dir, port):
             }
         },
         USE_TZ=True,
+        # Client secrets and the user's password are hashed (django-oauth-toolkit's default); with Django's
+        # PBKDF2 each client authentication cost about a second of CPU on 2 cores, serialising the tests'
+        # requests. A fast hasher keeps the same code paths.
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
         LOGIN_URL="/login/",
         OAUTH2_PROVIDER={
             "OIDC_ENABLED": True,

@@ -24,7 +24,10 @@ extension OAuth2Provider {
                 .invalidRequest, phase: .building,
                 message: "\(issuer) is not an issuer URL (http or https, without a query or fragment)")
         }
-        let api = APIClient(baseURL: issuer, transport: transport) { $0.redaction = Redaction.oauth2 }
+        // GETs, so transient failures (a pooled connection the server just closed, a 503) are tried again.
+        let api = APIClient(baseURL: issuer, transport: transport, middlewares: [.retry()]) {
+            $0.redaction = Redaction.oauth2
+        }
         var documents: [ServerMetadata] = []
         var failures: [APIError] = []
         for url in [oauthURL, oidcURL] {

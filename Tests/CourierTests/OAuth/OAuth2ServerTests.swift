@@ -32,7 +32,16 @@ struct OAuth2ServerTests {
         #expect(provider.authorizationEndpoint?.absoluteString == "\(base)/o/authorize/")
         // Only in RFC 8414's document:
         #expect(provider.revocationEndpoint?.absoluteString == "\(base)/o/revoke_token/")
-        // Only in OpenID Connect's:
+        // Only in OpenID Connect's (when it is missing, say why the document could not be read):
+        if provider.userinfoEndpoint == nil {
+            let document = URL(string: "\(catalogue.issuer)/.well-known/openid-configuration") ?? catalogue.baseURL
+            do {
+                let body = try await APIClient(baseURL: catalogue.baseURL).send(APIRequest<Data>.get(.url(document)))
+                Issue.record("no userinfo endpoint, yet the OpenID Connect document reads now: \(body.count) bytes")
+            } catch {
+                Issue.record("no userinfo endpoint; the OpenID Connect document: \(error)")
+            }
+        }
         #expect(provider.userinfoEndpoint?.absoluteString == "\(base)/o/userinfo/")
         #expect(provider.jwksURI?.absoluteString == "\(base)/o/.well-known/jwks.json")
     }
