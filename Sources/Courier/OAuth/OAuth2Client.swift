@@ -81,7 +81,8 @@ public struct OAuth2Client: Sendable {
             throw APIError(
                 .invalidRequest, phase: .building, message: "the provider has no revocation endpoint (RFC 7009)")
         }
-        let request = FormPost<Void>(
+        // The answer's body, if any, says nothing: `Data` takes it as it is.
+        let request = FormPost<Data>(
             url: endpoint, fields: ["token": token, "token_type_hint": hint], registration: provider.client,
             operation: "revocation")
         try await send(request, secrets: [token])
@@ -113,7 +114,10 @@ public struct OAuth2Client: Sendable {
     /// no failure shows the client secret or `secrets` (what the request's body carried), even where the
     /// server's answer quotes them.
     @discardableResult
-    func send<Response>(_ request: FormPost<Response>, secrets: [String] = []) async throws(APIError) -> Response {
+    func send<Response: Decodable & Sendable>(_ request: FormPost<Response>, secrets: [String] = [])
+        async throws(APIError)
+        -> Response
+    {
         do {
             return try await client.send(request)
         } catch {
@@ -145,7 +149,8 @@ extension Redaction {
 }
 
 /// A form `POST` to an OAuth endpoint, authenticated as the registration says (RFC 6749 §2.3.1).
-struct FormPost<Response: Sendable>: Endpoint {
+struct FormPost<Value: Decodable & Sendable>: Endpoint {
+    typealias Response = Value
     let url: URL
     let fields: Query
     let registration: OAuth2ClientRegistration
@@ -169,8 +174,8 @@ struct FormPost<Response: Sendable>: Endpoint {
         var headers: HTTPFields = [.accept: "application/json"]
         if registration.authentication == .secretBasic {
             // Each part form-encoded first, then joined and base64-encoded (RFC 6749 §2.3.1).
-            let pair = "\(Self.formEncoded(registration.id)):\(Self.formEncoded(registration.secret ?? ""))"
-            headers[.authorization] = "Basic \(Data(pair.utf8).base64EncodedString())"
+            headers[.authorization] = CredentialMiddleware.basicAuthorization(
+                username: Self.formEncoded(registration.id), password: Self.formEncoded(registration.secret ?? ""))
         }
         return headers
     }
@@ -187,14 +192,6 @@ struct FormPost<Response: Sendable>: Endpoint {
             let error = try? JSONDecoder().decode(OAuth2ErrorResponse.self, from: body)
         else { return }
         throw error
-    }
-
-    func decode(_ body: Data, context: ResponseContext) throws -> Response {
-        if Response.self == Void.self, let none = () as? Response { return none }
-        guard let type = Response.self as? any Decodable.Type,
-            let value = try JSONDecoder().decode(type, from: body) as? Response
-        else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not \(Response.self)")) }
-        return value
     }
 
     /// `application/x-www-form-urlencoded` encoding of one value.

@@ -12,8 +12,7 @@ extension OAuth2Provider {
     public static func discover(
         issuer: URL, client: OAuth2ClientRegistration, transport: any ClientTransport = DefaultTransport.make()
     ) async throws(APIError) -> OAuth2Provider {
-        let issuerText =
-            issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
+        let issuerText = Self.trimmed(issuer.absoluteString)
         // RFC 8414 §3.1: the well-known path goes between the origin and the issuer's own path (kept as encoded).
         let issuerPath = Self.trimmed(issuer.path(percentEncoded: true))
         guard let origin = Origin(issuer), issuer.query == nil, issuer.fragment == nil,
@@ -26,7 +25,7 @@ extension OAuth2Provider {
         }
         // GETs, so transient failures (a pooled connection the server just closed, a 503) are tried again.
         let api = APIClient(baseURL: issuer, transport: transport, middlewares: [.retry()]) {
-            $0.redaction = Redaction.oauth2
+            $0.redaction = .oauth2
         }
         var documents: [ServerMetadata] = []
         var failures: [APIError] = []

@@ -96,7 +96,7 @@ struct StreamReconnectionTests {
                     first = false
                     // Real time on purpose: the read-ahead must fill at the network's own pace while the loop
                     // is away, which no test clock can make happen.
-                    try await Task.sleep(for: .seconds(1))
+                    try await Task.sleep(for: .seconds(1))  // Real time on purpose: see above.
                 }
             }
             #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")

@@ -47,7 +47,7 @@
             try await eventually("two windows passed") { passed.load(ordering: .relaxed) >= 4 }
             // Real time on purpose: what is tested is that no part passes while the loop stays busy, and only
             // time without progress shows that (nothing in the body reads a clock a test could drive).
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(100))  // Real time on purpose: see above.
             #expect(passed.load(ordering: .relaxed) == 4)
             busy.signal()
             try await reading.value

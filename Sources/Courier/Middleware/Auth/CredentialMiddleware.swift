@@ -66,8 +66,10 @@ extension ClientMiddleware where Self == CredentialMiddleware {
     /// Sends HTTP basic authentication (`Authorization: Basic base64(username:password)`) to the base URL's
     /// origin and `origins`.
     public static func basicAuth(username: String, password: String, origins: Set<Origin> = []) -> Self {
-        let credentials = Data("\(username):\(password)".utf8).base64EncodedString()
-        return CredentialMiddleware(placement: .header(.authorization, "Basic \(credentials)"), origins: origins)
+        CredentialMiddleware(
+            placement: .header(
+                .authorization, CredentialMiddleware.basicAuthorization(username: username, password: password)),
+            origins: origins)
     }
 
     /// Sends an API key in a header field, such as `X-API-Key`, to the base URL's origin and `origins`.
@@ -78,6 +80,14 @@ extension ClientMiddleware where Self == CredentialMiddleware {
     /// Sends an API key as a query item, such as `?api_key=…`, to the base URL's origin and `origins`.
     public static func apiKey(_ key: String, queryItem name: String, origins: Set<Origin> = []) -> Self {
         CredentialMiddleware(placement: .queryItem(name, key), origins: origins)
+    }
+}
+
+extension CredentialMiddleware {
+    /// `Basic base64(username:password)`, the `Authorization` value of HTTP basic authentication (RFC 7617);
+    /// also OAuth's client authentication, which form-encodes both parts first.
+    static func basicAuthorization(username: String, password: String) -> String {
+        "Basic \(Data("\(username):\(password)".utf8).base64EncodedString())"
     }
 }
 
