@@ -35,4 +35,24 @@ enum OAuthSymbolListings {
         // END DOCC: OAuth2ErrorResponse
         return token
     }
+
+    #if canImport(NIOPosix)
+        static func loopback(oauth: OAuth2Client) async throws -> OAuth2Token {
+            // BEGIN DOCC: OAuth2LoopbackUserAgent
+            let agent = OAuth2LoopbackUserAgent { url in print("Sign in at \(url)") }
+            let token = try await oauth.authorizationCode(scope: ["openid", "read"], userAgent: agent)
+            // END DOCC: OAuth2LoopbackUserAgent
+            return token
+        }
+    #endif
+
+    // BEGIN DOCC: OAuth2UserAgent
+    struct AppSignIn: OAuth2UserAgent {
+        let redirectURI: URL  // com.example.app:/oauth/callback, registered with the provider
+        let present: @Sendable (URL) async throws -> URL  // shows the page, returns the callback
+        func authorize(_ makeURL: (URL) throws -> URL) async throws -> URL {
+            try await present(try makeURL(redirectURI))
+        }
+    }
+    // END DOCC: OAuth2UserAgent
 }

@@ -181,5 +181,12 @@ struct OAuth2ClientTests {
 
 extension URL {
     /// `origin` + `path` as a URL (tests' fixed, known-good addresses, without a force unwrap).
-    fileprivate func with(origin: String, path: String) -> URL { URL(string: origin + path) ?? self }
+    func with(origin: String, path: String) -> URL { URL(string: origin + path) ?? self }
+}
+
+extension OAuth2ClientTests {
+    /// The first value of the query parameter `name` of `url`, decoded.
+    static func parameter(_ name: String, of url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
+    }
 }
