@@ -9,15 +9,33 @@ metadata at /.well-known/oauth-authorization-server/o. Refresh tokens rotate, an
 its whole family. One client per grant (django-oauth-toolkit allows one grant type per application):
 client credentials (confidential), authorization code with PKCE (public, and confidential with a secret), and
 device authorization (public). A resource endpoint, /api/me, answers the token's user and scope, or 401 with
-`WWW-Authenticate`.
+`WWW-Authenticate`. For the tests' single-flight checks, /test/refreshes?token=SHA256 answers how many refresh
+requests presented the refresh token with that SHA-256 (hex); gunicorn runs one worker, so one count.
 """
 
+import hashlib
 import json
 import os
 import secrets
 import sys
+import threading
 
 STATE_DIR = os.environ.get("COURIER_OAUTH_DIR")
+
+# Refresh requests seen, by the SHA-256 of the refresh token they presented.
+REFRESHES = {}
+REFRESHES_LOCK = threading.Lock()
+
+
+def count_refreshes(get_response):
+    def middleware(request):
+        if request.method == "POST" and request.path == "/o/token/" and request.POST.get("grant_type") == "refresh_token":
+            key = hashlib.sha256(request.POST.get("refresh_token", "").encode()).hexdigest()
+            with REFRESHES_LOCK:
+                REFRESHES[key] = REFRESHES.get(key, 0) + 1
+        return get_response(request)
+
+    return middleware
 
 
 def configure(state_dir, port):
@@ -38,6 +56,7 @@ def configure(state_dir, port):
             "oauth2_provider",
         ],
         MIDDLEWARE=[
+            __name__ + ".count_refreshes",
             "django.contrib.sessions.middleware.SessionMiddleware",
             "django.contrib.auth.middleware.AuthenticationMiddleware",
         ],
@@ -115,7 +134,12 @@ def urls():
         login(request, user)
         return HttpResponse("signed in")
 
+    def refreshes(request):
+        with REFRESHES_LOCK:
+            return JsonResponse({"count": REFRESHES.get(request.GET.get("token", ""), 0)})
+
     return [
+        path("test/refreshes", refreshes),
         path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")),
         path("", include((metadata_urlpatterns, "metadata"))),
         path("api/me", me),

@@ -11,6 +11,11 @@ extension APIError: CustomStringConvertible, LocalizedError {
         if let status { text += ": \(StatusText.describe(status))" }
         text += " — \(kind)"
         if let message, !message.isEmpty { text += ": \(message)" }
+        if let status, status == .unauthorized || status == .forbidden,
+            let challenge = authenticationChallenges.first(where: { $0.error != nil })
+        {
+            text += "; WWW-Authenticate: \(challenge)"
+        }
         let statusKinds: Set<Kind> = [.apiError, .unacceptableStatus, .logicalError]
         if !statusKinds.contains(kind) { text += " (while \(phase))" }
         if let attempts, attempts > 1 { text += " after \(attempts) attempts" }

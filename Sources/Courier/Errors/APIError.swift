@@ -171,7 +171,7 @@ extension APIError {
         private enum Code: Hashable, Sendable {
             case invalidRequest, encoding, transport, middleware, timedOut, cancelled, unacceptableStatus, apiError
             case logicalError, decoding, bodyTooLarge, rejected, authenticationFailed, fileAccess
-            case tooManyRedirects, redirectRefused, contentDecoding, tls, unsupported
+            case tooManyRedirects, redirectRefused, contentDecoding, tls, unsupported, signInRequired
         }
 
         private let code: Code
@@ -224,6 +224,10 @@ extension APIError {
         /// The transport cannot do what the request or the client's settings need, such as trusting another
         /// root on URLSession on Linux; the message says what and what to use instead. Never retried.
         public static let unsupported = Kind(.unsupported)
+        /// The user must sign in again: the authorization server refused the refresh token (`invalid_grant`,
+        /// expired or revoked), or there is no token to refresh. The stored tokens were removed, so a retry
+        /// fails the same way until a new sign-in; never retried.
+        public static let signInRequired = Kind(.signInRequired)
 
         /// The kind's stable name, its static property's (`timedOut`, `apiError`, …): a low-cardinality label for
         /// metrics and traces, which never changes with the wording of ``description``.
@@ -248,6 +252,7 @@ extension APIError {
             case .contentDecoding: "contentDecoding"
             case .tls: "tls"
             case .unsupported: "unsupported"
+            case .signInRequired: "signInRequired"
             }
         }
 
@@ -273,6 +278,7 @@ extension APIError {
             case .contentDecoding: "content decoding failed"
             case .tls: "TLS failed"
             case .unsupported: "not supported by the transport"
+            case .signInRequired: "sign in again"
             }
         }
     }

@@ -144,7 +144,8 @@
                         }
                         let parameters = OAuth2Client.callbackParameters(callback)
                         let succeeded = parameters["code"] != nil && parameters["error"] == nil
-                        try await write(.ok, succeeded ? page.signedIn : page.failed, to: outbound, closing: true)
+                        // The answer is in: a browser that closes before the page's last write does not lose it.
+                        try? await write(.ok, succeeded ? page.signedIn : page.failed, to: outbound, closing: true)
                         return callback
                     }
                 }

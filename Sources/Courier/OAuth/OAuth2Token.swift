@@ -3,8 +3,8 @@ public import Foundation
 /// What a token endpoint issued (RFC 6749 §5.1): an access token, and what came with it.
 ///
 /// Every token is a secret: ``description``, `String(reflecting:)` and `dump` show only the type, scope and
-/// expiry.
-public struct OAuth2Token: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+/// expiry. It is `Codable` for an ``OAuth2TokenStorage``; keep what it encodes to as you keep a password.
+public struct OAuth2Token: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     /// The access token.
     public var accessToken: String
     /// Its type, as the server named it (`Bearer`).

@@ -1,4 +1,5 @@
 import Courier
+import Crypto
 import Foundation
 
 /// The listings of the OAuth 2.0 symbols' comments, compiled (see `DocCSymbolListings`).
@@ -55,4 +56,35 @@ enum OAuthSymbolListings {
         }
     }
     // END DOCC: OAuth2UserAgent
+
+    static func session(
+        oauth: OAuth2Client, storage: any OAuth2TokenStorage, agent: any OAuth2UserAgent, apiURL: URL
+    ) async throws -> APIClient {
+        // BEGIN DOCC: OAuth2Session
+        let session = OAuth2Session(client: oauth, storage: storage)
+        if try await session.token() == nil {
+            try await session.signIn(try await oauth.authorizationCode(scope: ["read"], userAgent: agent))
+        }
+        let api = APIClient(baseURL: apiURL, middlewares: [.oauth2(session)])
+        // END DOCC: OAuth2Session
+        return api
+    }
+
+    static func encryptedFile(keyBytes: Data, tokensURL: URL) throws -> EncryptedFileOAuth2TokenStorage {
+        // BEGIN DOCC: EncryptedFileOAuth2TokenStorage
+        let key = SymmetricKey(data: keyBytes)  // 32 bytes the app keeps secret
+        let storage = try EncryptedFileOAuth2TokenStorage(file: tokensURL, key: key)
+        // END DOCC: EncryptedFileOAuth2TokenStorage
+        return storage
+    }
+
+    static func challenge(error: APIError) {
+        // BEGIN DOCC: AuthenticationChallenge
+        if let challenge = error.authenticationChallenges.first(where: { $0.scheme == "bearer" }),
+            challenge.error == "insufficient_scope"
+        {
+            print("needs the scope \(challenge.parameters["scope"] ?? "?")")
+        }
+        // END DOCC: AuthenticationChallenge
+    }
 }

@@ -58,7 +58,7 @@ struct OAuth2AuthorizationCodeServerTests {
     }
 
     @Test func aCodeIsExchangedOnlyOnce() async throws {
-        let (catalogue, oauth, browser) = try await Self.signingIn(with: "code_public")
+        let (_, oauth, browser) = try await Self.signingIn(with: "code_public")
         let redirectURI = try #require(URL(string: "http://127.0.0.1:9/callback"))
         let request = try oauth.authorizationRequest(redirectURI: redirectURI, scope: ["read"])
         let callback = try await browser.callback(for: request.url)

@@ -6,7 +6,9 @@ public import OpenAPIRuntime
 /// requests that failed together) and replays the request a single time with the new token.
 ///
 /// A request is never replayed with the credential it already failed with, a replay that gets `401` again
-/// is returned as it is (no loop), and a request whose body can be read only once is not replayed.
+/// is returned as it is (no loop), and a request whose body can be read only once is not replayed. A `401`
+/// whose `WWW-Authenticate` says `insufficient_scope` is returned as it is: a refreshed token has the same
+/// scope.
 /// Like ``CredentialMiddleware``, it sends the token only to the base URL's origin and the `origins` named.
 public struct TokenRefreshMiddleware: ClientMiddleware {
     /// Where the token comes from.
@@ -32,13 +34,23 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
         var request = request
         request.headerFields[.authorization] = "Bearer \(token.value)"
         let (response, responseBody) = try await next(request, body, baseURL)
-        guard response.status == .unauthorized, body?.iterationBehavior != .single else {
+        guard response.status == .unauthorized, body?.iterationBehavior != .single,
+            !Self.refusesTheScope(response)
+        else {
             return (response, responseBody)
         }
         let fresh = try await store.refresh(replacing: token)
         guard fresh != token else { return (response, responseBody) }
         request.headerFields[.authorization] = "Bearer \(fresh.value)"
         return try await next(request, body, baseURL)
+    }
+
+    /// Whether the server's bearer challenge says the token lacks a scope (RFC 6750 §3.1), which a refreshed
+    /// token would lack too.
+    static func refusesTheScope(_ response: HTTPResponse) -> Bool {
+        AuthenticationChallenge.challenges(in: response.headerFields).contains {
+            $0.scheme == "bearer" && $0.error == "insufficient_scope"
+        }
     }
 }
 

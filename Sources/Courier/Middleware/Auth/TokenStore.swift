@@ -143,10 +143,15 @@ public actor TokenStore {
                 // Shared by every caller, so bound by none's time limit.
                 outcome = .success(try await TimeLimit.$deadline.withValue(nil) { try await refreshToken(stale) })
             } catch {
-                outcome = .failure(
-                    APIError(
-                        .authenticationFailed, phase: .sending, message: "token refresh failed: \(error)",
-                        underlyingError: error))
+                // "Sign in again" says what to do, and stays what it is; any other failure is the refresh's.
+                if let error = error as? APIError, error.kind == .signInRequired {
+                    outcome = .failure(error)
+                } else {
+                    outcome = .failure(
+                        APIError(
+                            .authenticationFailed, phase: .sending, message: "token refresh failed: \(error)",
+                            underlyingError: error))
+                }
             }
             let (now, date) = (state.time.now, state.time.date)
             let waiters = state.machine.withLock { $0.finish(outcome, now: now, date: date) }
