@@ -85,6 +85,8 @@ def configure(state_dir, port):
             "ACCESS_TOKEN_EXPIRE_SECONDS": 300,
             "SCOPES": {"openid": "OpenID Connect", "read": "Read", "write": "Write"},
             "DEFAULT_SCOPES": ["read"],
+            # RFC 8628 requires the device authorization answer to say where the user goes.
+            "OAUTH_DEVICE_VERIFICATION_URI": f"http://127.0.0.1:{port}/o/device/",
         },
         TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}],
     )

@@ -171,7 +171,8 @@ struct FormPost<Value: Decodable & Sendable>: Endpoint {
         return .form(fields)
     }
     var headers: HTTPFields {
-        var headers: HTTPFields = [.accept: "application/json"]
+        // The media type exactly as the OAuth RFCs write it: oauthlib's device endpoint refuses a `charset`.
+        var headers: HTTPFields = [.accept: "application/json", .contentType: "application/x-www-form-urlencoded"]
         if registration.authentication == .secretBasic {
             // Each part form-encoded first, then joined and base64-encoded (RFC 6749 §2.3.1).
             headers[.authorization] = CredentialMiddleware.basicAuthorization(

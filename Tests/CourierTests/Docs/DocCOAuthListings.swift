@@ -87,4 +87,13 @@ enum OAuthSymbolListings {
         }
         // END DOCC: AuthenticationChallenge
     }
+
+    static func device(oauth: OAuth2Client) async throws -> OAuth2Token {
+        // BEGIN DOCC: DeviceGrant
+        let token = try await oauth.deviceAuthorization(scope: ["read"]) { code in
+            print(code)  // Enter WDJB-MJHT at https://auth.example.com/device
+        }
+        // END DOCC: DeviceGrant
+        return token
+    }
 }

@@ -120,6 +120,26 @@ final class TestBrowser: Sendable {
         _ = try await reading.value
     }
 
+    /// Enters `userCode` at the server's device page and accepts the device, or denies it (RFC 8628 §3.3).
+    func decide(userCode: String, accept: Bool) async throws {
+        let entered = try await client.response(
+            FormPage(path: "/o/device/", fields: ["user_code": userCode]))
+        let confirm = try #require(entered.headerFields[.location], "the device page answered \(entered.status)")
+        let decided = try await client.response(
+            FormPage(path: RoutePath(stringLiteral: confirm), fields: ["action": accept ? "accept" : "deny"]))
+        #expect(decided.status == .found, "the confirmation page answered \(decided.status)")
+    }
+
+    /// A form posted as a browser would, its redirect not followed.
+    struct FormPage: Endpoint {
+        typealias Response = Data
+        let path: RoutePath
+        let fields: Query
+        var method: HTTPRequest.Method { .post }
+        var body: RequestBody { .form(fields) }
+        var acceptableStatuses: AcceptableStatuses? { [200..<400] }
+    }
+
     /// Any page, as it is, a redirect included.
     struct Page: Endpoint {
         typealias Response = Data

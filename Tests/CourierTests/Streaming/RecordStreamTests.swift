@@ -91,10 +91,11 @@ struct RecordStreamTests {
     @Test func aJSONSequenceRecordArrivesBeforeTheNextOneStarts() async throws {
         let clock = ManualClock()
         let client = try await TransportUnderTest.httpClient.demoClient { $0.clock = clock }
-        // Records 2 s apart on the server: record 0 must arrive on its own, before the gap; then a 1 s idle
-        // timeout passes on the client's clock, moved by the test.
+        // Records 30 s apart on the server (longer than a loaded run takes to get here: at 2 s, record 1 once
+        // arrived first): record 0 must arrive on its own, before the gap; then a 1 s idle timeout passes on the
+        // client's clock, moved by the test.
         let request = APIRequest<Record>.get(
-            "/testing/records", query: ["count": 2, "intervalMs": 2000, "format": "json-seq"])
+            "/testing/records", query: ["count": 2, "intervalMs": 30000, "format": "json-seq"])
         var reading = BackgroundRead(client.records(request, format: .jsonSequence, idleTimeout: .seconds(1))) {
             $0.n
         }
