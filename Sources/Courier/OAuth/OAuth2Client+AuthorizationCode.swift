@@ -6,8 +6,9 @@ public import Foundation
 ///
 /// ``OAuth2Client/authorizationCode(scope:userAgent:)`` makes and uses one for you; make one yourself with
 /// ``OAuth2Client/authorizationRequest(redirectURI:scope:additionalParameters:)`` when your own code
-/// receives the redirect (a web app's callback route), and keep it until the callback comes.
-public struct OAuth2AuthorizationRequest: Sendable, CustomStringConvertible {
+/// receives the redirect (a web app's callback route), and keep it until the callback comes. It is `Codable`
+/// for that; what it encodes to holds the PKCE verifier, a secret: keep it server-side, as you keep a token.
+public struct OAuth2AuthorizationRequest: Sendable, Codable, CustomStringConvertible, CustomReflectable {
     /// Where the user signs in: the authorization endpoint with this request's parameters.
     public let url: URL
     /// Where the server sends the browser back.
@@ -21,8 +22,11 @@ public struct OAuth2AuthorizationRequest: Sendable, CustomStringConvertible {
     /// The PKCE verifier whose S256 hash `url` carries: a secret, sent only with the code.
     let codeVerifier: String
 
-    /// The URL and scope; never the verifier.
+    /// The URL; never the verifier.
     public var description: String { "OAuth2AuthorizationRequest(\(url.absoluteString))" }
+
+    /// What `dump` and debuggers show: the same as ``description``.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }
 
 extension OAuth2Client {
@@ -44,10 +48,7 @@ extension OAuth2Client {
             }
         } catch {
             if let error = error as? APIError { throw error }
-            throw APIError(
-                .authenticationFailed, phase: .sending,
-                message: "OAuth 2.0 authorization code grant: the sign-in step failed: \(error)", underlyingError: error
-            )
+            throw APIError.oauth2(error, context: "OAuth 2.0 authorization code grant: the sign-in step failed")
         }
         guard let request else {
             throw APIError(
@@ -118,7 +119,9 @@ extension OAuth2Client {
                     ? "the callback carries no state"
                     : "the callback's state is not this sign-in's (a forged or stale answer)")
         }
-        if let issuer = parameters["iss"], let expected = provider.issuer, issuer != expected.absoluteString {
+        if let issuer = parameters["iss"], let expected = provider.issuer,
+            OAuth2Provider.trimmed(issuer) != OAuth2Provider.trimmed(expected.absoluteString)
+        {
             throw refused("the callback names the issuer \(issuer), not \(expected.absoluteString) (RFC 9207)")
         }
         if let code = parameters["error"] {
@@ -137,14 +140,15 @@ extension OAuth2Client {
             grant: grant, fields: fields, scope: request.scope, secrets: [code, request.codeVerifier])
     }
 
-    /// The query parameters of a callback URL, first value of each name; a fragment's too, for a server that
-    /// answers there.
+    /// The parameters of a callback URL, the first value of each name: the query's, then the fragment's (for a
+    /// server that answers there).
     static func callbackParameters(_ url: URL) -> [String: String] {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         var parameters: [String: String] = [:]
-        for part in [components?.percentEncodedFragment, components?.percentEncodedQuery] {
+        for part in [components?.percentEncodedQuery, components?.percentEncodedFragment] {
             for pair in EncodedQueryPair.split(Substring(part ?? "")) {
-                parameters[pair.name(plusIsSpace: true)] = pair.value(plusIsSpace: true) ?? ""
+                let name = pair.name(plusIsSpace: true)
+                if parameters[name] == nil { parameters[name] = pair.value(plusIsSpace: true) ?? "" }
             }
         }
         return parameters

@@ -13,8 +13,10 @@
     /// let token = try await oauth.authorizationCode(scope: ["openid", "read"], userAgent: agent)
     /// ```
     /// Register `http://127.0.0.1/callback` with the provider: loopback redirect URIs match on any port. Only
-    /// the loopback interface listens; other paths (a browser's `/favicon.ico`) get `404` and are not the
-    /// answer. No answer within `timeout` ends in ``APIError/Kind/timedOut``.
+    /// the loopback interface listens; other paths (a browser's `/favicon.ico`) get `404`, and a callback
+    /// without the sign-in page's `state` (another program guessing the port) gets `400`: neither is the
+    /// answer. No answer within `timeout` ends in ``APIError/Kind/timedOut``. `open` should return once the
+    /// page is shown, or stop when its task is cancelled: the sign-in ends when `open` does.
     public struct OAuth2LoopbackUserAgent: OAuth2UserAgent {
         /// The loopback address listened on: `127.0.0.1`, or `::1`.
         public var host: String
@@ -55,6 +57,11 @@
 
         /// Listens, opens the page `makeURL` makes for the loopback redirect URI, and waits for the redirect.
         public func authorize(_ makeURL: (URL) throws -> URL) async throws -> URL {
+            guard ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.") else {
+                throw APIError(
+                    .invalidRequest, phase: .building,
+                    message: "OAuth 2.0 sign-in: \(host) is not a loopback address (RFC 8252 §7.3)")
+            }
             let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .bind(host: host, port: 0) { channel in
@@ -82,9 +89,14 @@
             }
             let (results, sink) = AsyncStream<Result<URL, any Error>>.makeStream()
             let (timeout, time, page, open) = (timeout, time, page, open)
+            let state = OAuth2Client.callbackParameters(url)["state"]
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    try await Self.serve(server, redirectURI: redirectURI, page: page, sink: sink)
+                    do {
+                        try await Self.serve(server, redirectURI: redirectURI, state: state, page: page, sink: sink)
+                    } catch {
+                        sink.yield(.failure(error))
+                    }
                 }
                 group.addTask {
                     do { try await open(url) } catch { sink.yield(.failure(error)) }
@@ -104,9 +116,10 @@
             }
         }
 
-        /// Accepts connections until cancelled, and reports the first request to the callback path.
+        /// Accepts connections until cancelled, and reports the first request to the callback path that
+        /// carries `state`.
         static func serve(
-            _ server: NIOAsyncChannel<Connection, Never>, redirectURI: URL, page: OAuth2LoopbackPage,
+            _ server: NIOAsyncChannel<Connection, Never>, redirectURI: URL, state: String?, page: OAuth2LoopbackPage,
             sink: AsyncStream<Result<URL, any Error>>.Continuation
         ) async throws {
             try await server.executeThenClose { connections in
@@ -114,7 +127,9 @@
                     for try await connection in connections {
                         group.addTask {
                             // A connection that fails (a browser's speculative one, closed unused) is not the answer.
-                            if let callback = try? await answer(connection, redirectURI: redirectURI, page: page) {
+                            if let callback = try? await answer(
+                                connection, redirectURI: redirectURI, state: state, page: page)
+                            {
                                 sink.yield(.success(callback))
                             }
                         }
@@ -123,9 +138,11 @@
             }
         }
 
-        /// Reads requests on one connection until one to the callback path; answers it with `page` and
-        /// returns its URL. Any other request gets `404`.
-        static func answer(_ connection: Connection, redirectURI: URL, page: OAuth2LoopbackPage) async throws -> URL? {
+        /// Reads requests on one connection until one to the callback path with `state`; answers it with `page`
+        /// and returns its URL. Another path gets `404`, another state `400`.
+        static func answer(_ connection: Connection, redirectURI: URL, state: String?, page: OAuth2LoopbackPage)
+            async throws -> URL?
+        {
             try await connection.executeThenClose { inbound, outbound in
                 var head: HTTPRequestHead?
                 for try await part in inbound {
@@ -143,6 +160,10 @@
                             continue
                         }
                         let parameters = OAuth2Client.callbackParameters(callback)
+                        guard state == nil || parameters["state"] == state else {
+                            try await write(.badRequest, "<!doctype html><title>Not this sign-in</title>", to: outbound)
+                            continue
+                        }
                         let succeeded = parameters["code"] != nil && parameters["error"] == nil
                         // The answer is in: a browser that closes before the page's last write does not lose it.
                         try? await write(.ok, succeeded ? page.signedIn : page.failed, to: outbound, closing: true)

@@ -63,7 +63,8 @@ extension OAuth2Provider {
             userinfoEndpoint: first(\.userinfoEndpoint), client: client)
     }
 
-    private static func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
+    /// An issuer identifier without a final `/`, as issuers are compared.
+    static func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
 }
 
 /// The fields of RFC 8414 metadata and OpenID Connect discovery that Courier uses.

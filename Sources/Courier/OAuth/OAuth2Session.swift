@@ -12,25 +12,21 @@ import Synchronization
 /// let api = APIClient(baseURL: apiURL, middlewares: [.oauth2(session)])
 /// ```
 /// A token is refreshed shortly before it expires (`expiryLeeway`, for clocks that disagree) and once when the
-/// API answers `401`, by one request however many are waiting (single flight). A rotated refresh token
-/// replaces the old one in the storage before any request uses the new access token. When the server refuses
-/// the refresh token (`invalid_grant`: expired, revoked, reused), the tokens are removed and every waiting
-/// request fails with ``APIError/Kind/signInRequired``: sign the user in again; there is no loop.
+/// API answers `401`, by one request however many are waiting (single flight). A rotated refresh token is
+/// saved before the request that waited for it goes on; when saving fails, that request fails with the error,
+/// and the token, kept in memory, serves the next one. When the server refuses the refresh token
+/// (`invalid_grant`: expired, revoked, reused), the tokens are removed and every waiting request fails with
+/// ``APIError/Kind/signInRequired``: sign the user in again; there is no loop. A sign-in or sign-out while a
+/// refresh is under way wins over it: the token that refresh obtains is revoked, not kept.
 public final class OAuth2Session: Sendable {
     /// Refreshes and revokes the tokens.
-    public let client: OAuth2Client
+    public var client: OAuth2Client { core.client }
     /// Where the tokens are kept.
-    public let storage: any OAuth2TokenStorage
+    public var storage: any OAuth2TokenStorage { core.storage }
     /// The single flight in front of the refreshes, and what the middleware asks for a token.
     let tokens: TokenStore
-    /// The token this process last loaded, saved or obtained: the storage's, unless saving failed.
-    private let latest = Mutex<Latest>(.unknown)
-    private let expiryLeeway: Duration
-
-    private enum Latest {
-        case unknown
-        case known(OAuth2Token?)
-    }
+    /// The tokens and how they are renewed; the token store's refresh holds it, not the session.
+    private let core: Core
 
     /// A session.
     /// - Parameters:
@@ -41,31 +37,23 @@ public final class OAuth2Session: Sendable {
         client: OAuth2Client, storage: any OAuth2TokenStorage = InMemoryOAuth2TokenStorage(),
         expiryLeeway: Duration = .seconds(60)
     ) {
-        self.client = client
-        self.storage = storage
-        self.expiryLeeway = expiryLeeway
-        let box = Box()
+        let core = Core(client: client, storage: storage, leeway: expiryLeeway)
+        self.core = core
         tokens = TokenStore(expiryLeeway: expiryLeeway, clock: client.time.clock) { replacing in
-            guard let session = box.session else { throw CancellationError() }
-            return try await session.renew(replacing: replacing)
+            try await core.renew(replacing: replacing)
         }
-        box.session = self
     }
 
     /// The stored token, if someone is signed in; it may have expired.
     public func token() async throws(APIError) -> OAuth2Token? {
-        try await current()
+        try await core.current()
     }
 
     /// A token that is not about to expire: the stored one, or a refreshed one.
     public func validToken() async throws(APIError) -> OAuth2Token {
         do {
             let access = try await tokens.validToken()
-            if let token = latest.withLock({ if case .known(let token) = $0 { token } else { nil } }),
-                token.accessToken == access.value
-            {
-                return token
-            }
+            if let token = core.latest, token.accessToken == access.value { return token }
             return OAuth2Token(
                 accessToken: access.value, expiresAt: access.expiresAt, refreshToken: access.refreshToken)
         } catch {
@@ -75,10 +63,10 @@ public final class OAuth2Session: Sendable {
 
     /// Keeps `token`, from a grant, as the signed-in user's: saved, and sent from the next request on.
     public func signIn(_ token: OAuth2Token) async throws(APIError) {
-        latest.withLock { $0 = .known(token) }
+        core.install(token)
         await tokens.set(token.authToken)
         do {
-            try await storage.save(token)
+            try await core.storage.save(token)
         } catch {
             throw APIError.oauth2(error, context: "OAuth 2.0 sign-in: the token could not be saved")
         }
@@ -87,91 +75,129 @@ public final class OAuth2Session: Sendable {
     /// Forgets the tokens, here and in the storage, and then revokes them at the server (RFC 7009) when
     /// `revoking` and the provider can. The tokens are gone locally even when revocation fails.
     public func signOut(revoking: Bool = true) async throws(APIError) {
-        let token = try? await current()
-        latest.withLock { $0 = .known(nil) }
+        let token = try? await core.current()
+        core.install(nil)
         await tokens.set(nil)
         do {
-            try await storage.remove()
+            try await core.storage.remove()
         } catch {
             throw APIError.oauth2(error, context: "OAuth 2.0 sign-out: the stored token could not be removed")
         }
-        if revoking, let token, client.provider.revocationEndpoint != nil { try await client.revoke(token) }
+        if revoking, let token, core.client.provider.revocationEndpoint != nil { try await core.client.revoke(token) }
     }
 
-    /// The latest token: loaded from the storage the first time.
-    private func current() async throws(APIError) -> OAuth2Token? {
-        if case .known(let token) = latest.withLock({ $0 }) { return token }
-        let loaded: OAuth2Token?
-        do {
-            loaded = try await storage.load()
-        } catch {
-            throw APIError.oauth2(error, context: "OAuth 2.0: the token storage could not be read")
-        }
-        return latest.withLock { latest in
-            if case .known(let token) = latest { return token }  // signed in or out meanwhile
-            latest = .known(loaded)
-            return loaded
-        }
-    }
+    /// The tokens, and what renews them.
+    private final class Core: Sendable {
+        let client: OAuth2Client
+        let storage: any OAuth2TokenStorage
+        let leeway: Duration
+        private let state = Mutex(State())
 
-    /// What the token store's refresh does: the latest token when it is newer than `replacing` and fresh
-    /// (loaded from the storage, or saved by a sign-in), else a refreshed one.
-    private func renew(replacing: AuthToken?) async throws -> AuthToken {
-        guard let token = try await current() else {
-            throw signInRequired("no one is signed in (no token is stored)")
+        struct State {
+            /// Counts sign-ins and sign-outs: a refresh that started in an earlier one keeps nothing.
+            var generation = 0
+            /// The token this process last loaded, saved or obtained: the storage's, unless saving failed.
+            var latest: Latest = .unknown
         }
-        if token.accessToken != replacing?.value, !isExpiring(token) { return token.authToken }
-        guard token.refreshToken != nil else {
-            try? await forget()
-            throw signInRequired("the access token expired, and no refresh token came with it")
+
+        enum Latest {
+            case unknown
+            case known(OAuth2Token?)
         }
-        let renewed: OAuth2Token
-        do {
-            renewed = try await client.refresh(token)
-        } catch {
-            guard let refusal = error.errorBody(as: OAuth2ErrorResponse.self), refusal.error == "invalid_grant" else {
-                throw error
+
+        init(client: OAuth2Client, storage: any OAuth2TokenStorage, leeway: Duration) {
+            self.client = client
+            self.storage = storage
+            self.leeway = leeway
+        }
+
+        /// The latest token, when known.
+        var latest: OAuth2Token? { state.withLock { if case .known(let token) = $0.latest { token } else { nil } } }
+
+        /// Makes `token` the signed-in user's (`nil`: signed out), ending any refresh under way.
+        func install(_ token: OAuth2Token?) {
+            state.withLock {
+                $0.generation += 1
+                $0.latest = .known(token)
             }
-            try? await forget()
-            throw signInRequired("the authorization server refused the refresh token: \(refusal)", error)
         }
-        latest.withLock { $0 = .known(renewed) }
-        do {
-            try await storage.save(renewed)
-        } catch {
-            // Kept in memory: the next refresh returns it without a request.
-            throw APIError.oauth2(error, context: "OAuth 2.0: the refreshed token could not be saved")
+
+        /// The latest token: loaded from the storage the first time.
+        func current() async throws(APIError) -> OAuth2Token? {
+            if case .known(let token) = state.withLock({ $0.latest }) { return token }
+            let loaded: OAuth2Token?
+            do {
+                loaded = try await storage.load()
+            } catch {
+                throw APIError.oauth2(error, context: "OAuth 2.0: the token storage could not be read")
+            }
+            return state.withLock { state in
+                if case .known(let token) = state.latest { return token }  // signed in or out meanwhile
+                state.latest = .known(loaded)
+                return loaded
+            }
         }
-        return renewed.authToken
-    }
 
-    /// Removes the tokens a refusal made worthless.
-    private func forget() async throws {
-        latest.withLock { $0 = .known(nil) }
-        try await storage.remove()
-    }
-
-    /// Whether `token` expires within the leeway, on the client's clock.
-    private func isExpiring(_ token: OAuth2Token) -> Bool {
-        guard let expiresAt = token.expiresAt else { return false }
-        return expiresAt.timeIntervalSince(client.time.date) <= expiryLeeway.inSeconds
-    }
-
-    private func signInRequired(_ reason: String, _ underlying: (any Error)? = nil) -> APIError {
-        APIError(.signInRequired, phase: .preparing, message: "OAuth 2.0: \(reason)", underlyingError: underlying)
-    }
-
-    /// The session, for the refresh closure the token store holds: weak, so the store does not keep it.
-    private final class Box: Sendable {
-        private let reference = Mutex<WeakSession>(WeakSession())
-        var session: OAuth2Session? {
-            get { reference.withLock { $0.session } }
-            set { reference.withLock { $0.session = newValue } }
+        /// What the token store's refresh does: the latest token when it is newer than `replacing` and fresh
+        /// (loaded, saved by a sign-in, or saved to the storage by another process), else a refreshed one.
+        func renew(replacing: AuthToken?) async throws -> AuthToken {
+            guard let token = try await current() else {
+                throw signInRequired("no one is signed in (no token is stored)")
+            }
+            let generation = state.withLock { $0.generation }
+            if token.accessToken != replacing?.value, !isExpiring(token) { return token.authToken }
+            if let stored = try? await storage.load(), stored.accessToken != token.accessToken,
+                stored.accessToken != replacing?.value, !isExpiring(stored),
+                keep(stored, ifStill: generation)
+            {
+                return stored.authToken
+            }
+            guard token.refreshToken != nil else {
+                if keep(nil, ifStill: generation) { try? await storage.remove() }
+                throw signInRequired("the access token was refused or expired, and no refresh token came with it")
+            }
+            let renewed: OAuth2Token
+            do {
+                renewed = try await client.refresh(token)
+            } catch {
+                guard let refusal = error.errorBody(as: OAuth2ErrorResponse.self), refusal.error == "invalid_grant"
+                else { throw error }
+                if keep(nil, ifStill: generation) { try? await storage.remove() }
+                throw signInRequired("the authorization server refused the refresh token: \(refusal)", error)
+            }
+            guard keep(renewed, ifStill: generation) else {
+                // Signed in or out meanwhile: that decision stands, and this token must not outlive it.
+                Task { [client] in try? await client.revoke(renewed) }
+                guard let installed = latest else { throw signInRequired("signed out while the token was refreshed") }
+                return installed.authToken
+            }
+            do {
+                try await storage.save(renewed)
+            } catch {
+                // Kept in memory: the next refresh returns it without a request.
+                throw APIError.oauth2(error, context: "OAuth 2.0: the refreshed token could not be saved")
+            }
+            return renewed.authToken
         }
-    }
 
-    private struct WeakSession {
-        weak var session: OAuth2Session?
+        /// Makes `token` the latest unless a sign-in or sign-out came after `generation`; says whether it did.
+        private func keep(_ token: OAuth2Token?, ifStill generation: Int) -> Bool {
+            state.withLock { state in
+                guard state.generation == generation else { return false }
+                state.latest = .known(token)
+                return true
+            }
+        }
+
+        /// Whether `token` expires within the leeway, on the client's clock.
+        private func isExpiring(_ token: OAuth2Token) -> Bool {
+            guard let expiresAt = token.expiresAt else { return false }
+            return expiresAt.timeIntervalSince(client.time.date) <= leeway.inSeconds
+        }
+
+        private func signInRequired(_ reason: String, _ underlying: (any Error)? = nil) -> APIError {
+            APIError(.signInRequired, phase: .preparing, message: "OAuth 2.0: \(reason)", underlyingError: underlying)
+        }
     }
 }
 

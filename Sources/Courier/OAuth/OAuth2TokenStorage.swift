@@ -2,6 +2,14 @@ public import Crypto
 public import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where an ``OAuth2Session`` keeps a user's tokens between runs of the app.
 ///
 /// ``save(_:)`` replaces the saved token at once, never in part: with refresh-token rotation the old refresh
@@ -37,8 +45,8 @@ public final class InMemoryOAuth2TokenStorage: OAuth2TokenStorage {
 /// let key = SymmetricKey(data: keyBytes)  // 32 bytes the app keeps secret
 /// let storage = try EncryptedFileOAuth2TokenStorage(file: tokensURL, key: key)
 /// ```
-/// The file is readable by its owner only (`0600`) and replaced by renaming a complete new file over it, so a
-/// reader never sees half a token. A file changed by anyone else, or encrypted under another key, fails to
+/// The file is created readable by its owner only (`0600`), written to the disk, and renamed over the old one,
+/// so a reader never sees half a token. A file changed by anyone else, or encrypted under another key, fails to
 /// load with an error that says so.
 public struct EncryptedFileOAuth2TokenStorage: OAuth2TokenStorage {
     /// The file.
@@ -87,11 +95,9 @@ public struct EncryptedFileOAuth2TokenStorage: OAuth2TokenStorage {
             guard let sealed = try AES.GCM.seal(json, using: key, authenticating: Self.context).combined else {
                 throw CocoaError(.fileWriteUnknown)
             }
-            guard
-                FileManager.default.createFile(
-                    atPath: temporary.path, contents: sealed, attributes: [.posixPermissions: 0o600])
-            else { throw CocoaError(.fileWriteNoPermission) }
-            guard rename(temporary.path, file.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            try Self.writeOwnerOnly(sealed, to: temporary.path)
+            guard rename(temporary.path, file.path) == 0 else { throw Self.posixError() }
+            Self.sync(folder: file.deletingLastPathComponent().path)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw failure("could not be written", error)
@@ -106,6 +112,36 @@ public struct EncryptedFileOAuth2TokenStorage: OAuth2TokenStorage {
             if FileManager.default.fileExists(atPath: file.path) { throw failure("could not be removed", error) }
         }
     }
+
+    /// Writes `data` to a new file at `path`, created readable by its owner only, and flushes it to the disk.
+    private static func writeOwnerOnly(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw posixError() }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw posixError()
+                }
+                offset += written
+            }
+        }
+        guard fsync(descriptor) == 0 else { throw posixError() }
+    }
+
+    /// Flushes a folder's entries (the rename), as far as the file system allows.
+    private static func sync(folder: String) {
+        let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 
     private func failure(_ what: String, _ error: any Error) -> APIError {
         APIError(

@@ -97,6 +97,23 @@ struct OAuth2AuthorizationCodeTests {
         #expect(transport.requests.isEmpty)
     }
 
+    @Test(arguments: ["https://auth.example.com", "https://auth.example.com/"])
+    func aCallbackNamingTheIssuerIsTaken(issuer: String) async throws {
+        let oauth = Self.client()
+        let request = try oauth.authorizationRequest(redirectURI: Self.redirectURI, scope: [])
+        let callback = Self.callback(["code": "c0de", "state": request.state, "iss": issuer])
+        #expect(try await oauth.exchange(callback: callback, for: request).accessToken == "at-1")
+    }
+
+    @Test func aRequestKeptAsJSONHidesItsVerifierFromDumps() throws {
+        let request = try Self.client().authorizationRequest(redirectURI: Self.redirectURI, scope: ["read"])
+        let kept = try JSONDecoder().decode(OAuth2AuthorizationRequest.self, from: JSONEncoder().encode(request))
+        #expect(kept.state == request.state && kept.url == request.url)
+        var dumped = ""
+        dump(request, to: &dumped)
+        #expect(!dumped.contains("codeVerifier"), "\(dumped)")
+    }
+
     @Test func aDeclinedSignInIsTheServersError() async throws {
         let transport = OAuth2ClientTests.answering(json: OAuth2ClientTests.bearer)
         let oauth = Self.client(transport)
@@ -164,6 +181,35 @@ struct OAuth2AuthorizationCodeTests {
             try await APIClient(baseURL: uri.deletingLastPathComponent()).send(APIRequest<Data>.get("/callback"))
         }
         #expect(gone?.kind == .transport, "\(gone?.description ?? "")")
+    }
+
+    @Test func theLoopbackListenerTakesOnlyACallbackWithTheSignInsState() async throws {
+        let statuses = Mutex<[Int]>([])
+        let agent = OAuth2LoopbackUserAgent { url in
+            let redirect = try #require(URL(string: OAuth2ClientTests.parameter("redirect_uri", of: url) ?? ""))
+            let page = APIClient(baseURL: redirect.deletingLastPathComponent())
+            let forged = await #expect(throws: APIError.self) {
+                try await page.send(APIRequest<Data>.get("/callback", query: ["code": "evil", "state": "guess"]))
+            }
+            statuses.withLock { $0.append(forged?.status?.code ?? 0) }
+            let state = OAuth2ClientTests.parameter("state", of: url) ?? ""
+            _ = try await page.send(APIRequest<Data>.get("/callback", query: ["code": "c0de", "state": state]))
+        }
+        let callback = try await agent.authorize { uri in
+            URL(filePath: "/").with(origin: "https://auth.example.com", path: "/authorize")
+                .appending(queryItems: [
+                    URLQueryItem(name: "redirect_uri", value: uri.absoluteString),
+                    URLQueryItem(name: "state", value: "s-1"),
+                ])
+        }
+        #expect(OAuth2ClientTests.parameter("code", of: callback) == "c0de")
+        #expect(statuses.withLock { $0 } == [400])
+    }
+
+    @Test func aLoopbackAgentRefusesAnAddressOtherThanLoopback() async throws {
+        let agent = OAuth2LoopbackUserAgent(host: "0.0.0.0") { _ in }
+        let error = await #expect(throws: APIError.self) { try await agent.authorize { $0 } }
+        #expect(error?.description.contains("0.0.0.0 is not a loopback address") == true)
     }
 
     @Test func theLoopbackListenerGivesUpAfterItsTimeout() async throws {

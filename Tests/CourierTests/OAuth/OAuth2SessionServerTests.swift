@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Crypto
 import Foundation
 import HTTPTypes
@@ -86,7 +87,8 @@ struct OAuth2SessionServerTests {
         let refused = "unknown-\(UUID().uuidString)"
         let storage = InMemoryOAuth2TokenStorage(
             OAuth2Token(accessToken: "stale", expiresAt: Date(timeIntervalSinceNow: -10), refreshToken: refused))
-        let session = OAuth2Session(client: OAuth2Client(provider: provider), storage: storage)
+        let clock = ManualClock()
+        let session = OAuth2Session(client: OAuth2Client(provider: provider, clock: clock), storage: storage)
         let api = APIClient(baseURL: catalogue.baseURL, middlewares: [.oauth2(session)])
         let results = await Self.storm(api)
         for result in results {
@@ -101,7 +103,9 @@ struct OAuth2SessionServerTests {
         }
         #expect(try await Self.refreshes(of: refused, at: catalogue) == 1)
         #expect(storage.load() == nil, "the refused tokens are removed")
-        // Later requests say the same, without asking the server again.
+        // Later requests say the same, without asking the server again, also once the failure is no longer
+        // remembered (5 s): nobody is signed in.
+        clock.advance(by: .seconds(6))
         let later = await #expect(throws: APIError.self) { try await api.send(Me()) }
         #expect(later?.kind == .signInRequired)
         #expect(try await Self.refreshes(of: refused, at: catalogue) == 1)

@@ -13,9 +13,12 @@ struct OAuth2SessionTests {
     static let api = URL(filePath: "/").with(origin: "https://api.example.com", path: "")
 
     /// A token endpoint that rotates: each refresh answers `at-N` / `rt-N`, N counting from 1.
-    static func rotating() -> MockTransport {
+    static func rotating() -> MockTransport { MockTransport(rotatingAnswers()) }
+
+    /// What ``rotating()`` answers.
+    static func rotatingAnswers() -> MockTransport.Handler {
         let count = Atomic<Int>(0)
-        return MockTransport { _ in
+        return { _ in
             let n = count.add(1, ordering: .relaxed).newValue
             let json =
                 #"{"access_token":"at-\#(n)","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-\#(n)"}"#
@@ -25,7 +28,12 @@ struct OAuth2SessionTests {
 
     /// An API that answers `200` with the bearer token it was sent, or `401` for `rejected`.
     static func resource(rejecting rejected: Set<String> = []) -> MockTransport {
-        MockTransport { request in
+        MockTransport(resourceAnswers(rejecting: rejected))
+    }
+
+    /// What ``resource(rejecting:)`` answers.
+    static func resourceAnswers(rejecting rejected: Set<String> = []) -> MockTransport.Handler {
+        { request in
             let token = request.head.headerFields[.authorization]?.replacingOccurrences(of: "Bearer ", with: "") ?? ""
             guard !rejected.contains(token) else {
                 return (
@@ -60,9 +68,16 @@ struct OAuth2SessionTests {
         let tokens = Self.rotating()
         let storage = InMemoryOAuth2TokenStorage(OAuth2Token(accessToken: "at-0", refreshToken: "rt-0"))
         let session = Self.session(tokens, storage: storage)
+        let resource = Self.resourceAnswers(rejecting: ["at-0"])
+        let savedWhenSent = Mutex<[String?]>([])
         let api = APIClient(
-            baseURL: Self.api, transport: Self.resource(rejecting: ["at-0"]), middlewares: [.oauth2(session)])
+            baseURL: Self.api,
+            transport: MockTransport { request in
+                savedWhenSent.withLock { $0.append(storage.load()?.accessToken) }
+                return try await resource(request)
+            }, middlewares: [.oauth2(session)])
         #expect(try await api.send(APIRequest<String>.get("/me")) == "at-1")
+        #expect(savedWhenSent.withLock { $0 } == ["at-0", "at-1"], "at-1 was saved before it was sent")
         #expect(storage.load()?.refreshToken == "rt-1")
         #expect(OAuth2ClientTests.fields(try #require(tokens.requests.first))["refresh_token"] == "rt-0")
     }
@@ -123,6 +138,57 @@ struct OAuth2SessionTests {
         }
         _ = try await api.send(APIRequest<String>.get(.url(elsewhere)))
         #expect(resource.requests.first?.head.headerFields[.authorization] == nil)
+    }
+
+    @Test func aSessionNobodyHoldsStillServesItsClient() async throws {
+        let stored = OAuth2Token(accessToken: "at-0", expiresAt: Date().addingTimeInterval(3600), refreshToken: "rt-0")
+        let api = APIClient(
+            baseURL: Self.api, transport: Self.resource(rejecting: ["at-0"]),
+            middlewares: [.oauth2(Self.session(Self.rotating(), storage: InMemoryOAuth2TokenStorage(stored)))])
+        #expect(try await api.send(APIRequest<String>.get("/me")) == "at-1")
+    }
+
+    @Test func a401ForAMissingScopeIsNotRefreshed() async throws {
+        let tokens = Self.rotating()
+        let stored = OAuth2Token(accessToken: "at-0", expiresAt: Date().addingTimeInterval(3600), refreshToken: "rt-0")
+        let session = Self.session(tokens, storage: InMemoryOAuth2TokenStorage(stored))
+        let challenge = #"Bearer error="insufficient_scope", error_description="needs write", scope="write""#
+        let resource = MockTransport { _ in
+            (HTTPResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: challenge]), Data())
+        }
+        let api = APIClient(baseURL: Self.api, transport: resource, middlewares: [.oauth2(session)])
+        let error = await #expect(throws: APIError.self) { try await api.send(APIRequest<String>.get("/me")) }
+        #expect(error?.description.contains("WWW-Authenticate: Bearer insufficient_scope (needs write)") == true)
+        #expect(tokens.requests.isEmpty)
+        #expect(resource.requests.count == 1)
+    }
+
+    @Test func signingOutDuringARefreshKeepsNothingItObtains() async throws {
+        let (gate, opening) = AsyncStream<Void>.makeStream()
+        let rotating = Self.rotatingAnswers()
+        let tokens = MockTransport { request in
+            if request.head.path == "/oauth/token" {
+                var waiting = gate.makeAsyncIterator()
+                _ = await waiting.next()
+            }
+            return try await rotating(request)
+        }
+        let storage = InMemoryOAuth2TokenStorage(OAuth2Token(accessToken: "at-0", refreshToken: "rt-0"))
+        let session = Self.session(tokens, storage: storage)
+        let api = APIClient(
+            baseURL: Self.api, transport: Self.resource(rejecting: ["at-0"]), middlewares: [.oauth2(session)])
+        let call = Task { try await api.send(APIRequest<String>.get("/me")) }
+        try await eventually("the refresh is sent") { !tokens.requests.isEmpty }
+        try await session.signOut(revoking: false)
+        opening.yield()
+        let error = await #expect(throws: APIError.self) { try await call.value }
+        #expect(error?.kind == .signInRequired, "\(error?.description ?? "")")
+        #expect(storage.load() == nil)
+        // The token the refresh obtained is revoked, not kept.
+        try await eventually("the orphan token is revoked") {
+            tokens.requests.contains { OAuth2ClientTests.fields($0)["token"] == "rt-1" }
+        }
+        #expect(try await session.token() == nil)
     }
 
     // MARK: Storage

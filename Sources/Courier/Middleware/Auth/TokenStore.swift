@@ -13,8 +13,9 @@ import Synchronization
 /// let client = APIClient(baseURL: url, middlewares: [.bearerToken(store: tokens)])
 /// ```
 /// A refresh that fails is not retried for the same token: every request waiting on it, and every later
-/// one holding that token, fails with ``APIError/Kind/authenticationFailed`` until ``set(_:)`` installs a
-/// token or a later refresh succeeds. At most `maxRefreshes` refreshes happen per `window`, so a server
+/// one holding that token, fails with ``APIError/Kind/authenticationFailed`` (or, when the refresh threw
+/// ``APIError/Kind/signInRequired``, with that error as it is) until ``set(_:)`` installs a token or a later
+/// refresh succeeds. At most `maxRefreshes` refreshes happen per `window`, so a server
 /// that rejects every token can't cause a refresh storm.
 ///
 /// A refresh runs to its end even when every request waiting for it was cancelled (it may already have used
