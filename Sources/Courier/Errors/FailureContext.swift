@@ -4,6 +4,11 @@ import HTTPTypes
 /// What Courier knows about a request when it turns a failure into an ``APIError``. The pipeline makes one
 /// (``APIClient/failureContext(for:)``) only when a phase fails, so the success path pays nothing for it.
 struct FailureContext: Sendable {
+    /// Secrets the request's body carries (an OAuth form's refresh token, code or client secret), which only the
+    /// code that built the body knows and a server's answer may quote: set around a send, hidden in every
+    /// spelling like the head's own.
+    @TaskLocal static var bodySecrets: [String] = []
+
     let request: HTTPRequest?
     let baseURL: String
     let redaction: Redaction
@@ -17,7 +22,8 @@ struct FailureContext: Sendable {
         response: HTTPResponse? = nil, body: Data? = nil, errorBody: (any Sendable)? = nil
     ) -> APIError {
         let secrets = redaction.secretValues(
-            in: (request.map { [$0] } ?? []) + trail.sent, responses: response.map { [$0] } ?? [])
+            in: (request.map { [$0] } ?? []) + trail.sent, responses: response.map { [$0] } ?? [],
+            extra: Self.bodySecrets)
         var error = APIError(kind, phase: phase, underlyingError: underlying.map { scrubbed($0, secrets: secrets) })
         error.redirects = trail.redirects
         error.method = request?.method

@@ -31,7 +31,9 @@ public struct OAuth2Client: Sendable {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.provider = provider
-        let base = provider.issuer ?? provider.tokenEndpoint
+        // The token endpoint's origin: every request names its endpoint in full, and an endpoint may carry a query
+        // (Azure AD B2C's `?p=policy`), which a base URL must not.
+        let base = Origin(provider.tokenEndpoint).flatMap { URL(string: $0.description) } ?? provider.tokenEndpoint
         client = APIClient(baseURL: base, transport: transport) {
             $0.allowedOrigins = provider.origins
             $0.redaction = .oauth2
@@ -111,25 +113,19 @@ public struct OAuth2Client: Sendable {
     }
 
     /// Sends `request`. A failure's message says which operation failed, with the server's OAuth error, and
-    /// no failure shows the client secret or `secrets` (what the request's body carried), even where the
-    /// server's answer quotes them.
+    /// no failure shows the client secret or `secrets` (what the request's body carried) in any spelling, even
+    /// where the server's answer quotes them.
     @discardableResult
     func send<Response: Decodable & Sendable>(_ request: FormPost<Response>, secrets: [String] = [])
         async throws(APIError)
         -> Response
     {
+        let hidden = ([provider.client.secret].compactMap { $0 } + secrets).filter { !$0.isEmpty }
         do {
-            return try await client.send(request)
+            return try await FailureContext.$bodySecrets.withValue(hidden) { try await client.send(request) }
         } catch {
-            var error = error
+            var error = error as? APIError ?? APIError.oauth2(error, context: "OAuth 2.0 \(request.operation) failed")
             error.message = "OAuth 2.0 \(request.operation) failed" + (error.message.map { ": \($0)" } ?? "")
-            let hidden = ([provider.client.secret].compactMap { $0 } + secrets).filter { !$0.isEmpty }
-            guard !hidden.isEmpty else { throw error }
-            error.message = error.message.map { Redaction.replacing(hidden, in: $0) }
-            error.bodySnippet = error.bodySnippet.map { Redaction.replacing(hidden, in: $0) }
-            error.body = error.body.flatMap { String(data: $0, encoding: .utf8) }.map {
-                Data(Redaction.replacing(hidden, in: $0).utf8)
-            }
             throw error
         }
     }
