@@ -58,6 +58,9 @@ def configure(state_dir, port):
         MIDDLEWARE=[
             __name__ + ".count_refreshes",
             "django.contrib.sessions.middleware.SessionMiddleware",
+            # Django's double-submit CSRF check on its own forms (the device pages): the tests' browser sends
+            # the csrftoken cookie back as X-CSRFToken with Courier's .csrfToken middleware.
+            "django.middleware.csrf.CsrfViewMiddleware",
             "django.contrib.auth.middleware.AuthenticationMiddleware",
         ],
         # Tests run in parallel against it: writers queue for the database (IMMEDIATE, a 20 s wait, WAL)
@@ -95,6 +98,7 @@ def configure(state_dir, port):
 
 def urls():
     from django.contrib.auth import authenticate, login
+    from django.middleware.csrf import get_token
     from django.http import HttpResponse, JsonResponse
     from django.urls import include, path
     from django.views.decorators.csrf import csrf_exempt
@@ -134,6 +138,7 @@ def urls():
         if user is None:
             return HttpResponse("wrong credentials", status=401)
         login(request, user)
+        get_token(request)  # the csrftoken cookie, as a login page would set it
         return HttpResponse("signed in")
 
     def refreshes(request):

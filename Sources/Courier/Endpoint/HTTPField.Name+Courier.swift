@@ -13,6 +13,14 @@ extension HTTPField.Name {
     public static let pragma = known("Pragma")
     /// `X-Auth-Token`, redacted by default.
     public static let xAuthToken = known("X-Auth-Token")
+    /// `X-CSRFToken`, Django's double-submit CSRF header (``CSRFTokenMiddleware``), redacted by default.
+    public static let xCSRFToken = known("X-CSRFToken")
+    /// `X-XSRF-TOKEN`, Angular's and Laravel's double-submit CSRF header, redacted by default.
+    public static let xXSRFToken = known("X-XSRF-TOKEN")
+    /// `X-XSRFToken`, Tornado's and Jupyter Server's double-submit CSRF header, redacted by default.
+    public static let xXSRFTokenTornado = known("X-XSRFToken")
+    /// `X-CSRF-Token`, Rails' CSRF header, redacted by default.
+    public static let xCSRFTokenRails = known("X-CSRF-Token")
 
     /// A field name written as a literal token in Courier's source. `HTTPField.Name` has no non-failing
     /// initialiser, and falling back to another name would change behaviour silently; every name built this

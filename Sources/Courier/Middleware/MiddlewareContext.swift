@@ -43,10 +43,16 @@ public final class MiddlewareContext: Sendable {
     /// What the network answered the chain last, and the `HTTPBody` the chain got for it.
     private let latest = Mutex<(arrival: Arrival, handedOut: HandedOutBody?)?>(nil)
 
-    init(redaction: Redaction, baseOrigin: Origin?, time: TimeSource) {
+    /// The client's cookie jar (``APIClient/Configuration/cookieJar``), if it has one. The jar adds its cookies
+    /// to the request after middleware has run, so a middleware sees none in the request's `Cookie` field: one
+    /// that needs a cookie's value (``CSRFTokenMiddleware``) reads it here.
+    public let cookieJar: CookieJar?
+
+    init(redaction: Redaction, baseOrigin: Origin?, time: TimeSource, cookieJar: CookieJar? = nil) {
         self.redaction = redaction
         self.baseOrigin = baseOrigin
         self.time = time
+        self.cookieJar = cookieJar
     }
 
     /// Counts one attempt at sending the request; call it before each attempt when you send more than once.

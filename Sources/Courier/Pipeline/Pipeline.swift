@@ -77,7 +77,9 @@ final class Pipeline: Sendable {
 
     /// A new hop's ``MiddlewareContext``: the one place one is made.
     func makeContext() -> MiddlewareContext {
-        MiddlewareContext(redaction: settings.redaction, baseOrigin: try? base.get().origin, time: time)
+        MiddlewareContext(
+            redaction: settings.redaction, baseOrigin: try? base.get().origin, time: time,
+            cookieJar: settings.state.cookieJar)
     }
 
     /// Stages 3 to 8 for one hop.

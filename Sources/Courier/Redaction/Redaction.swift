@@ -29,7 +29,7 @@ public struct Redaction: Sendable, Hashable {
         self.headerNames = headerNames
     }
 
-    /// API keys, tokens, passwords and signatures in queries; credentials and cookies in headers.
+    /// API keys, tokens, passwords and signatures in queries; credentials, cookies and CSRF tokens in headers.
     public static let `default` = Redaction(
         queryNames: [
             "key", "api_key", "apikey", "api-key", "access_token", "accesstoken", "token", "auth", "client_secret",
@@ -37,7 +37,10 @@ public struct Redaction: Sendable, Hashable {
             // Presigned S3 and Google Cloud Storage URLs.
             "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature", "x-goog-credential",
         ],
-        headerNames: [.authorization, .proxyAuthorization, .cookie, .setCookie, .xAPIKey, .xAuthToken]
+        headerNames: [
+            .authorization, .proxyAuthorization, .cookie, .setCookie, .xAPIKey, .xAuthToken, .xCSRFToken, .xXSRFToken,
+            .xXSRFTokenTornado, .xCSRFTokenRails,
+        ]
     )
 
     /// The names this policy or `other` hides; `self` when `other` is `nil` or adds nothing.

@@ -2,7 +2,7 @@ import Courier
 import Crypto
 import Foundation
 
-/// The listings of the OAuth 2.0 symbols' comments, compiled (see `DocCSymbolListings`).
+/// The listings of the OAuth 2.0 and browser-session symbols' comments, compiled (see `DocCSymbolListings`).
 enum OAuthSymbolListings {
     static func providers(issuer: URL, tokenEndpoint: URL, secret: String) async throws -> [OAuth2Provider] {
         // BEGIN DOCC: OAuth2Provider
@@ -95,5 +95,14 @@ enum OAuthSymbolListings {
         }
         // END DOCC: DeviceGrant
         return token
+    }
+
+    static func csrf(url: URL) -> APIClient {
+        // BEGIN DOCC: CSRFTokenMiddleware
+        let client = APIClient(baseURL: url, middlewares: [.csrfToken(cookie: "csrftoken", header: .xCSRFToken)]) {
+            $0.cookieJar = CookieJar()
+        }
+        // END DOCC: CSRFTokenMiddleware
+        return client
     }
 }

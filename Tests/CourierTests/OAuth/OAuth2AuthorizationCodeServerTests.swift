@@ -85,9 +85,10 @@ final class TestBrowser: Sendable {
 
     private init(client: APIClient) { self.client = client }
 
-    /// A browser signed in to the server as its user.
-    static func signedIn(to catalogue: OAuthCatalogue) async throws -> TestBrowser {
-        let client = APIClient(baseURL: catalogue.baseURL) {
+    /// A browser signed in to the server as its user; with `csrf`, it echoes Django's CSRF cookie on posts.
+    static func signedIn(to catalogue: OAuthCatalogue, csrf: Bool = true) async throws -> TestBrowser {
+        let middlewares: [any ClientMiddleware] = csrf ? [.csrfToken(cookie: "csrftoken", header: .xCSRFToken)] : []
+        let client = APIClient(baseURL: catalogue.baseURL, middlewares: middlewares) {
             $0.cookieJar = CookieJar()
             $0.redirectPolicy = .never
         }
