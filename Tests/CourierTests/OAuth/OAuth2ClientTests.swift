@@ -190,3 +190,34 @@ extension OAuth2ClientTests {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
     }
 }
+
+/// A token exchange recorded in a cassette: with ``Redaction/oauth2``, neither what was sent (client secret,
+/// refresh token, code, PKCE verifier) nor what came back (access, refresh and ID tokens) is written down.
+struct OAuth2CassetteTests {
+    @Test func aRecordedTokenExchangeHoldsNoSecret() async throws {
+        let folder = CassetteTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let issued = #"""
+            {"access_token":"at-Issued/1","token_type":"Bearer","expires_in":300,"refresh_token":"rt-Issued+2",
+            "id_token":"eyJhbGciOi.id-Issued.sig3"}
+            """#
+        let server = MockTransport { _ in
+            (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), Data(issued.utf8))
+        }
+        let secret = "cs-Secret/10 y"
+        try await withCassette(
+            "oauth", in: folder, mode: .record, recordingThrough: server, redaction: .oauth2, secrets: [secret]
+        ) { cassette in
+            let provider = OAuth2ClientTests.provider(.confidential(id: "app", secret: secret))
+            let oauth = OAuth2Client(provider: provider, transport: cassette)
+            let token = try await oauth.refresh(OAuth2Token(accessToken: "at-Old/0", refreshToken: "rt-Old+0"))
+            #expect(token.accessToken == "at-Issued/1")
+        }
+        let text = try String(contentsOf: folder.appending(path: "oauth.har"), encoding: .utf8)
+        for leaked in ["at-Issued", "rt-Issued", "id-Issued", "rt-Old", "cs-Secret", "cs-Secret%2F10"]
+        where text.contains(leaked) {
+            Issue.record("\(leaked) is in the cassette: \(text)")
+        }
+        #expect(text.contains("grant_type=refresh_token"), "the exchange was recorded: \(text)")
+    }
+}
