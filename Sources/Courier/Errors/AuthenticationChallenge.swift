@@ -92,10 +92,14 @@ private struct ChallengeScanner {
 
     static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 
+    /// The delimiters a `token` cannot hold.
+    private static let delimiters = Set(#""(),/:;<=>?@[\]{}"#.utf8)
+    /// What a `token68` holds besides letters and digits.
+    private static let token68Marks = Set("-._~+/".utf8)
+
     /// `tchar`: visible ASCII but the delimiters `"(),/:;<=>?@[\]{}`.
     static func isTokenByte(_ byte: UInt8) -> Bool {
-        guard byte > 0x20, byte < 0x7F else { return false }
-        return !Array(#""(),/:;<=>?@[\]{}"#.utf8).contains(byte)
+        byte > 0x20 && byte < 0x7F && !delimiters.contains(byte)
     }
 
     mutating func skip(while matches: (UInt8) -> Bool) {
@@ -160,7 +164,7 @@ private struct ChallengeScanner {
         skip { byte in
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
                 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || Array("-._~+/".utf8).contains(byte)
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || Self.token68Marks.contains(byte)
         }
         guard index > start else { return nil }
         skip { $0 == UInt8(ascii: "=") }

@@ -78,18 +78,18 @@ extension OAuth2Client {
         let challenge = Self.base64URL(Data(SHA256.hash(data: Data(verifier.utf8))))
         let state = Self.randomToken(bytes: 16)
         let nonce = scope.contains("openid") ? Self.randomToken(bytes: 16) : nil
-        var parameters: [(String, String)] = [
-            ("response_type", "code"), ("client_id", provider.client.id), ("redirect_uri", redirectURI.absoluteString),
-            ("state", state), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+        var query: Query = [
+            "response_type": "code", "client_id": provider.client.id, "redirect_uri": redirectURI.absoluteString,
+            "state": state, "code_challenge": challenge, "code_challenge_method": "S256",
         ]
-        if !scope.isEmpty { parameters.append(("scope", scope.joined(separator: " "))) }
-        if let nonce { parameters.append(("nonce", nonce)) }
-        let own = Set(parameters.map(\.0))
-        parameters += additionalParameters.filter { !own.contains($0.key) }.sorted { $0.key < $1.key }
-        let query = parameters.map { "\(Self.queryEncoded($0.0))=\(Self.queryEncoded($0.1))" }.joined(separator: "&")
-        let existing = URLComponents(url: endpoint, resolvingAgainstBaseURL: true)?.percentEncodedQuery
-        let base = existing == nil ? endpoint.absoluteString : endpoint.absoluteString + "&"
-        guard let url = URL(string: base + (existing == nil ? "?" : "") + query) else {
+        if !scope.isEmpty { query.append("scope", scope.joined(separator: " ")) }
+        if let nonce { query.append("nonce", nonce) }
+        for (name, value) in additionalParameters.sorted(by: { $0.key < $1.key }) where !query.contains(name) {
+            query.append(name, value)
+        }
+        let hasQuery = URLComponents(url: endpoint, resolvingAgainstBaseURL: true)?.percentEncodedQuery != nil
+        let encoded = QueryEncoding().serialize(query, escaping: .unreserved)
+        guard let url = URL(string: endpoint.absoluteString + (hasQuery ? "&" : "?") + encoded) else {
             throw APIError(
                 .invalidRequest, phase: .building,
                 message: "OAuth 2.0 authorization code grant: cannot add a query to \(endpoint.absoluteString)")
@@ -166,9 +166,6 @@ extension OAuth2Client {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
-
-    /// One query value, with only unreserved characters left as they are.
-    static func queryEncoded(_ value: String) -> String { PercentEncoding.unreserved.encode(value) }
 
     /// Whether `a` and `b` are equal, in time that does not depend on where they differ.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

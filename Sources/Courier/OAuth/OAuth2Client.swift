@@ -124,9 +124,7 @@ public struct OAuth2Client: Sendable {
         do {
             return try await FailureContext.$bodySecrets.withValue(hidden) { try await client.send(request) }
         } catch {
-            var error = error as? APIError ?? APIError.oauth2(error, context: "OAuth 2.0 \(request.operation) failed")
-            error.message = "OAuth 2.0 \(request.operation) failed" + (error.message.map { ": \($0)" } ?? "")
-            throw error
+            throw APIError.oauth2(error, context: "OAuth 2.0 \(request.operation) failed", kind: .transport)
         }
     }
 }

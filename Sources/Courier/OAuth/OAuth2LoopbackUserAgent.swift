@@ -18,7 +18,8 @@
     /// answer. No answer within `timeout` ends in ``APIError/Kind/timedOut``. `open` should return once the
     /// page is shown, or stop when its task is cancelled: the sign-in ends when `open` does.
     public struct OAuth2LoopbackUserAgent: OAuth2UserAgent {
-        /// The loopback address listened on: `127.0.0.1`, or `::1`.
+        /// The loopback address listened on: `127.0.0.1` (or another `127.x` address), `::1` or `localhost`;
+        /// any other host is refused when the sign-in starts.
         public var host: String
         /// The callback path.
         public var path: String

@@ -94,9 +94,8 @@ struct StreamReconnectionTests {
                 var first = true
                 for try await _ in client.events(request, reconnecting: Self.eager) where first {
                     first = false
-                    // Real time on purpose: the read-ahead must fill at the network's own pace while the loop
-                    // is away, which no test clock can make happen.
-                    try await Task.sleep(for: .seconds(1))  // Real time on purpose: see above.
+                    // The read-ahead must fill at the network's own pace while the loop is away.
+                    try await Task.sleep(for: .seconds(1))  // Real time on purpose: no test clock paces a network.
                 }
             }
             #expect(error?.kind == .bodyTooLarge, "\(String(describing: error))")

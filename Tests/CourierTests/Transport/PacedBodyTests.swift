@@ -45,9 +45,9 @@
             // Windows of two parts. Taking the third part queues marks for the first window, which can't all
             // run; the second window passes, and taking the fifth part waits for those marks.
             try await eventually("two windows passed") { passed.load(ordering: .relaxed) >= 4 }
-            // Real time on purpose: what is tested is that no part passes while the loop stays busy, and only
-            // time without progress shows that (nothing in the body reads a clock a test could drive).
-            try await Task.sleep(for: .milliseconds(100))  // Real time on purpose: see above.
+            // What is tested is that no part passes while the loop stays busy; only time without progress shows
+            // that, and nothing in the body reads a clock a test could drive.
+            try await Task.sleep(for: .milliseconds(100))  // Real time on purpose: time without progress is the test.
             #expect(passed.load(ordering: .relaxed) == 4)
             busy.signal()
             try await reading.value

@@ -26,6 +26,9 @@ public struct CSRFTokenMiddleware: ClientMiddleware {
     /// Where the token goes besides the client's base URL's origin.
     public let origins: Set<Origin>
 
+    /// Methods that change nothing (RFC 9110 §9.2.1), which a CSRF check lets through.
+    private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
+
     /// A middleware copying `cookie` into `header`, from `jar` or the client's jar.
     public init(cookie: String, header: HTTPField.Name, jar: CookieJar? = nil, origins: Set<Origin> = []) {
         self.cookie = cookie
@@ -39,8 +42,7 @@ public struct CSRFTokenMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let safe: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
-        guard !safe.contains(request.method), request.headerFields[header] == nil,
+        guard !Self.safeMethods.contains(request.method), request.headerFields[header] == nil,
             CredentialScope.covers(request, baseURL: baseURL, origins: origins),
             let jar = jar ?? MiddlewareContext.current?.cookieJar,
             let url = URL(string: baseURL.textWithoutTrailingSlash + (request.path ?? "")),
